@@ -1,0 +1,30 @@
+// The exact oracle: decides a linear-trajectory CCD query in rational arithmetic.
+//
+// Method (Huh et al., "Fast and Robust CCD", with every step exact):
+// - the coplanarity cubic det(...)(t) is computed exactly; its real roots in
+//   [0,1] are isolated by a Sturm sequence of its square-free part;
+// - at each root, in increasing order, inclusion (point in closed triangle, or
+//   closed segments intersecting) is decided from exact signs of polynomials at
+//   that algebraic number;
+// - if the cubic is identically zero the query reduces, exactly, to contact at
+//   t=0 or a point-edge (VF) / endpoint-on-edge (EE) contact, and those reduce to
+//   point-point contact when the point stays on the edge's line.
+// Degenerate triangles and edges, parallel or stationary motion, contact at
+// t=0 or t=1 and tangential (double-root) contact are all decided exactly.
+#pragma once
+
+#include "simdccd/query.hpp"
+#include "simdccd/rational_query.hpp"
+#include "simdccd/result.hpp"
+
+namespace simdccd {
+
+/// Exact answer for any rational input. `status` is `exact`; when `hit`,
+/// [toi_lo, toi_hi] is the tightest pair of doubles enclosing the earliest
+/// contact time (equal when it is a double, else adjacent doubles).
+Result exact_ccd(QueryType type, const RationalQuery& q);
+
+/// Same for doubles (read exactly). Non-finite input gives `invalid_input`.
+Result exact_ccd(QueryType type, const Query& q);
+
+}  // namespace simdccd

@@ -1,0 +1,26 @@
+// How a batch of queries is decided.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace simdccd {
+
+enum class Mode : std::uint8_t {
+  conservative,  ///< uncertain queries count as hits: no false negative
+  exact,         ///< uncertain queries go to the exact fallback: answers equal the oracle's
+  oracle,        ///< every query decided by the exact rational oracle
+};
+
+std::string_view to_string(Mode mode);
+/// "conservative", "exact" or "oracle"; nullopt for anything else.
+std::optional<Mode> parse_mode(std::string_view name);
+
+struct Options {
+  Mode mode = Mode::exact;
+  /// Width of the bracket to which floating-point kernels refine a root (E_tol).
+  double time_tolerance = 1e-9;
+};
+
+}  // namespace simdccd

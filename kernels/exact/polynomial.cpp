@@ -1,0 +1,110 @@
+#include "exact/polynomial.hpp"
+
+#include <cassert>
+#include <utility>
+
+namespace simdccd::exact {
+
+Poly::Poly(std::initializer_list<mpq_class> coefficients) : c_(coefficients) { trim(); }
+Poly::Poly(std::vector<mpq_class> coefficients) : c_(std::move(coefficients)) { trim(); }
+
+void Poly::trim() {
+  while (!c_.empty() && sgn(c_.back()) == 0) c_.pop_back();
+}
+
+mpq_class Poly::operator()(const mpq_class& t) const {
+  mpq_class v = 0;
+  for (auto it = c_.rbegin(); it != c_.rend(); ++it) v = v * t + *it;
+  return v;
+}
+
+Poly operator+(const Poly& a, const Poly& b) {
+  std::vector<mpq_class> c(std::max(a.c_.size(), b.c_.size()));
+  for (std::size_t i = 0; i < a.c_.size(); ++i) c[i] += a.c_[i];
+  for (std::size_t i = 0; i < b.c_.size(); ++i) c[i] += b.c_[i];
+  return Poly(std::move(c));
+}
+
+Poly operator-(const Poly& a, const Poly& b) {
+  std::vector<mpq_class> c(std::max(a.c_.size(), b.c_.size()));
+  for (std::size_t i = 0; i < a.c_.size(); ++i) c[i] += a.c_[i];
+  for (std::size_t i = 0; i < b.c_.size(); ++i) c[i] -= b.c_[i];
+  return Poly(std::move(c));
+}
+
+Poly operator*(const Poly& a, const Poly& b) {
+  if (a.is_zero() || b.is_zero()) return {};
+  std::vector<mpq_class> c(a.c_.size() + b.c_.size() - 1);
+  for (std::size_t i = 0; i < a.c_.size(); ++i) {
+    for (std::size_t j = 0; j < b.c_.size(); ++j) c[i + j] += a.c_[i] * b.c_[j];
+  }
+  return Poly(std::move(c));
+}
+
+Poly operator*(const mpq_class& s, const Poly& a) {
+  std::vector<mpq_class> c(a.c_);
+  for (mpq_class& x : c) x *= s;
+  return Poly(std::move(c));
+}
+
+Poly derivative(const Poly& p) {
+  std::vector<mpq_class> c;
+  for (int i = 1; i <= p.degree(); ++i) c.push_back(p[i] * i);
+  return Poly(std::move(c));
+}
+
+namespace {
+std::pair<Poly, Poly> divide(const Poly& a, const Poly& b) {
+  assert(!b.is_zero());
+  std::vector<mpq_class> r = a.coefficients();
+  const int db = b.degree();
+  std::vector<mpq_class> q(std::max(0, a.degree() - db + 1));
+  for (int i = a.degree(); i >= db; --i) {
+    if (sgn(r[i]) == 0) continue;
+    const mpq_class f = r[i] / b.leading();
+    q[i - db] = f;
+    for (int j = 0; j <= db; ++j) r[i - db + j] -= f * b[j];
+  }
+  r.resize(std::min<std::size_t>(r.size(), db));
+  return {Poly(std::move(q)), Poly(std::move(r))};
+}
+}  // namespace
+
+Poly quotient(const Poly& a, const Poly& b) { return divide(a, b).first; }
+Poly remainder(const Poly& a, const Poly& b) { return divide(a, b).second; }
+
+Poly gcd(const Poly& a, const Poly& b) {
+  Poly x = a, y = b;
+  while (!y.is_zero()) x = std::exchange(y, remainder(x, y));
+  if (x.is_zero()) return x;
+  return mpq_class(1) / x.leading() * x;
+}
+
+Poly square_free_part(const Poly& p) {
+  if (p.degree() <= 1) return p;
+  return quotient(p, gcd(p, derivative(p)));
+}
+
+Poly taylor_shift(const Poly& p, const mpq_class& m) {
+  // Horner's scheme on polynomials: p(m + s) = (...(c_n (m + s) + c_{n-1})(m + s) ...).
+  std::vector<mpq_class> c = p.coefficients();
+  const int n = p.degree();
+  for (int i = 0; i < n; ++i) {
+    for (int j = n - 1; j >= i; --j) c[j] += m * c[j + 1];
+  }
+  return Poly(std::move(c));
+}
+
+PolyVec3 operator-(const PolyVec3& a, const PolyVec3& b) {
+  return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+}
+
+PolyVec3 cross(const PolyVec3& a, const PolyVec3& b) {
+  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
+
+Poly dot(const PolyVec3& a, const PolyVec3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+Poly common_divisor(const PolyVec3& v) { return gcd(gcd(v[0], v[1]), v[2]); }
+
+}  // namespace simdccd::exact

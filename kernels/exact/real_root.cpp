@@ -1,0 +1,183 @@
+#include "exact/real_root.hpp"
+
+#include <bit>
+#include <cassert>
+#include <cmath>
+#include <cstdint>
+#include <optional>
+
+namespace simdccd::exact {
+namespace {
+
+// Largest double <= v and smallest double >= v (mpq's get_d truncates toward 0).
+double round_down(const mpq_class& v) {
+  const double d = v.get_d();
+  return mpq_class(d) <= v ? d : std::nextafter(d, -INFINITY);
+}
+double round_up(const mpq_class& v) {
+  const double d = v.get_d();
+  return mpq_class(d) >= v ? d : std::nextafter(d, INFINITY);
+}
+
+// A double strictly inside (lo, hi), halfway between the extreme such doubles
+// in the ordering of non-negative doubles, if there is one.
+std::optional<double> double_inside(const mpq_class& lo, const mpq_class& hi) {
+  assert(sgn(lo) >= 0);
+  double a = round_up(lo), b = round_down(hi);
+  if (mpq_class(a) == lo) a = std::nextafter(a, INFINITY);
+  if (mpq_class(b) == hi) b = std::nextafter(b, -INFINITY);
+  if (a > b) return std::nullopt;
+  const auto ua = std::bit_cast<std::uint64_t>(a), ub = std::bit_cast<std::uint64_t>(b);
+  return std::bit_cast<double>(ua + (ub - ua) / 2);
+}
+
+// Nonzero when p keeps one strict sign on [lo, hi]: the Taylor expansion at
+// the midpoint m gives |p(m + s) - p(m)| <= sum_k |c_k| w^k for |s| <= w.
+int constant_sign(const Poly& p, const mpq_class& lo, const mpq_class& hi) {
+  const mpq_class m = (lo + hi) / 2, w = (hi - lo) / 2;
+  const Poly shifted = taylor_shift(p, m);
+  if (shifted.is_zero()) return 0;
+  mpq_class bound = 0, wk = 1;
+  for (int k = 1; k <= shifted.degree(); ++k) {
+    wk *= w;
+    bound += abs(shifted[k]) * wk;
+  }
+  return abs(shifted[0]) > bound ? sgn(shifted[0]) : 0;
+}
+
+// Sturm sequence of a square-free polynomial: roots in (a, b] = V(a) - V(b).
+std::vector<Poly> sturm_sequence(const Poly& p) {
+  std::vector<Poly> s{p, derivative(p)};
+  while (s.back().degree() > 0) {
+    s.push_back(mpq_class(-1) * remainder(s[s.size() - 2], s.back()));
+  }
+  if (s.back().is_zero()) s.pop_back();
+  return s;
+}
+
+int sign_variations(const std::vector<Poly>& sturm, const mpq_class& x) {
+  int count = 0, last = 0;
+  for (const Poly& p : sturm) {
+    const int s = sgn(p(x));
+    if (s == 0) continue;
+    if (last != 0 && s != last) ++count;
+    last = s;
+  }
+  return count;
+}
+
+// Appends the roots of q in (a, b], knowing that there are va - vb of them.
+void isolate(const Poly& q, const std::vector<Poly>& sturm, const mpq_class& a,
+             const mpq_class& b, int va, int vb, std::vector<RealRoot>& out) {
+  const int count = va - vb;
+  if (count == 0) return;
+  if (count == 1) {
+    if (sgn(q(b)) == 0) return out.push_back(RealRoot::rational(b));
+    if (sgn(q(a)) != 0) return out.push_back(RealRoot(q, a, b));
+  }
+  const mpq_class m = (a + b) / 2;
+  const int vm = sign_variations(sturm, m);
+  isolate(q, sturm, a, m, va, vm, out);
+  isolate(q, sturm, m, b, vm, vb, out);
+}
+
+}  // namespace
+
+RealRoot RealRoot::rational(const mpq_class& value) {
+  RealRoot r;
+  r.lo_ = r.hi_ = value;
+  return r;
+}
+
+RealRoot::RealRoot(Poly q, mpq_class lo, mpq_class hi)
+    : q_(std::move(q)), lo_(std::move(lo)), hi_(std::move(hi)), sign_lo_(sgn(q_(lo_))) {
+  assert(lo_ < hi_ && sign_lo_ != 0 && sign_lo_ == -sgn(q_(hi_)));
+}
+
+void RealRoot::refine() {
+  if (is_rational()) return;
+  const std::optional<double> inside = double_inside(lo_, hi_);
+  const mpq_class m = inside ? mpq_class(*inside) : mpq_class((lo_ + hi_) / 2);
+  const int s = sgn(q_(m));
+  if (s == 0) {
+    *this = rational(m);
+  } else if (s == sign_lo_) {
+    lo_ = m;
+  } else {
+    hi_ = m;
+  }
+}
+
+int RealRoot::sign_of(const Poly& p) {
+  if (is_rational()) return sgn(p(lo_));
+  // Most signs show on an interval one double wide; only then pay for the gcd
+  // that detects an exact zero (p vanishes here iff gcd(p, q) has its root here).
+  enclose();
+  if (is_rational()) return sgn(p(lo_));
+  if (const int s = constant_sign(p, lo_, hi_)) return s;
+  const Poly g = gcd(p, q_);
+  if (g.degree() >= 1 && sgn(g(lo_)) != sgn(g(hi_))) return 0;
+  for (;; refine()) {
+    if (is_rational()) return sgn(p(lo_));
+    if (const int s = constant_sign(p, lo_, hi_)) return s;
+  }
+}
+
+// A floating-point guess of the root of q in [lo, hi]: bisection on q with
+// coefficients rounded to doubles. Only a guess; `enclose` verifies it.
+double RealRoot::guess() const {
+  mpq_class largest = 0;
+  for (const mpq_class& c : q_.coefficients()) largest = std::max(largest, mpq_class(abs(c)));
+  std::vector<double> c;
+  for (const mpq_class& x : q_.coefficients()) c.push_back(mpq_class(x / largest).get_d());
+  const auto value = [&](double t) {
+    double v = 0;
+    for (auto it = c.rbegin(); it != c.rend(); ++it) v = v * t + *it;
+    return v;
+  };
+  double a = lo_.get_d(), b = hi_.get_d();
+  const bool rising_at_a = sign_lo_ < 0;
+  for (int i = 0; i < 200; ++i) {
+    const double m = a + (b - a) / 2;
+    if (m <= a || m >= b) break;
+    (value(m) < 0) == rising_at_a ? a = m : b = m;
+  }
+  return a;
+}
+
+RealRoot::Enclosure RealRoot::enclose() {
+  if (!is_rational() && double_inside(lo_, hi_)) {
+    // Bracket the guess ever more widely until q changes sign across the bracket.
+    const double x = guess();
+    for (double width = 4 * std::max(std::abs(x), 1e-300) * 0x1p-52; width < 1; width *= 1024) {
+      const mpq_class a = std::max(lo_, mpq_class(std::max(0.0, x - width)));
+      const mpq_class b = std::min(hi_, mpq_class(x + width));
+      const int sa = sgn(q_(a)), sb = sgn(q_(b));
+      if (sa == 0 || sb == 0) {
+        *this = rational(sa == 0 ? a : b);
+        break;
+      }
+      if (sa == sign_lo_ && sb == -sign_lo_) {
+        lo_ = a;
+        hi_ = b;
+        break;
+      }
+    }
+  }
+  while (!is_rational() && double_inside(lo_, hi_)) refine();
+  return {round_down(lo_), round_up(hi_)};
+}
+
+std::vector<RealRoot> roots_in_unit_interval(const Poly& p) {
+  assert(!p.is_zero());
+  std::vector<RealRoot> roots;
+  const Poly q = square_free_part(p);
+  if (q.degree() < 1) return roots;
+  const mpq_class zero = 0, one = 1;
+  if (sgn(q(zero)) == 0) roots.push_back(RealRoot::rational(zero));
+  const std::vector<Poly> sturm = sturm_sequence(q);
+  isolate(q, sturm, zero, one, sign_variations(sturm, zero), sign_variations(sturm, one), roots);
+  return roots;
+}
+
+}  // namespace simdccd::exact

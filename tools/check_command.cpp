@@ -1,0 +1,77 @@
+// simdccd check: decide the queries of CSV files and compare with their truth.
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "args.hpp"
+#include "commands.hpp"
+#include "modes.hpp"
+#include "query_files.hpp"
+#include "report.hpp"
+#include "simdccd/io/query_csv.hpp"
+#include "tally.hpp"
+
+namespace simdccd::cli {
+
+int run_check(std::span<const std::string_view> argv) {
+  static constexpr OptionSpec kOptions[] = {
+      {"--type", true}, {"--mode", true}, {"--json", false}, {"--help", false}, {"-h", false}};
+  const Args args(argv, kOptions);
+  if (args.flag("--help") || args.flag("-h")) {
+    print_usage();
+    return kOk;
+  }
+  const ModeEntry& mode = mode_entry(args.value("--mode"));
+  std::optional<QueryType> forced_type;
+  if (const auto t = args.value("--type")) forced_type = parse_query_type(*t);
+  const bool json = args.flag("--json");
+  if (args.positionals().empty()) throw UsageError("check needs at least one PATH");
+
+  const std::vector<std::filesystem::path> files = collect_csv_files(args.positionals());
+  // Every type up front, so that a file of unknown type stops the run before any work.
+  std::vector<QueryType> types;
+  for (const std::filesystem::path& file : files) {
+    const std::optional<QueryType> type = forced_type ? forced_type : type_from_path(file);
+    if (!type) {
+      throw InputError(
+          file.string() +
+          ": cannot tell vertex-face from edge-edge queries: give --type, or keep the file "
+          "in a vertex-face or edge-edge folder, or name it <n>vf.csv or <n>ee.csv");
+    }
+    types.push_back(*type);
+  }
+
+  if (!json) print_check_header(mode.mode, files.size());
+  Progress progress;
+  Tally total;
+  std::size_t without_truth = 0;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    progress.set_stage("file " + std::to_string(i + 1) + "/" + std::to_string(files.size()));
+    const QueryFile file = read_query_csv(files[i]);
+    const std::vector<std::uint8_t> truth = find_truth(files[i], file);
+    const Tally tally = decide_and_count(mode.decide, types[i], file.queries, truth, progress);
+    total += tally;
+    const bool has_truth = !truth.empty();
+    without_truth += !has_truth;
+    progress.clear();
+    if (!json) {
+      print_check_row(files[i].string(), types[i], tally, has_truth);
+    } else if (!has_truth) {
+      std::fprintf(stderr,
+                   "note: %s has no truth: its queries count in neither false_negatives nor "
+                   "false_positives\n",
+                   files[i].c_str());
+    }
+  }
+  progress.finish();
+
+  if (json) {
+    print_check_json(total, mode.mode);
+  } else {
+    print_check_total(total, files.size(), without_truth);
+  }
+  return total.false_negatives != 0 || total.invalid != 0 ? kCheckFailed : kOk;
+}
+
+}  // namespace simdccd::cli

@@ -1,0 +1,24 @@
+// The subcommands of the `simdccd` tool. Each returns the exit status and
+// throws UsageError, InputError or ParseError, which main() reports.
+#pragma once
+
+#include <span>
+#include <string_view>
+
+namespace simdccd::cli {
+
+enum ExitCode : int {
+  kOk = 0,
+  kCheckFailed = 1,  ///< check: a false negative or an undecided (invalid) query
+  kBadInput = 2,     ///< usage error, unreadable or malformed input
+  kInternalError = 3,
+};
+
+int run_check(std::span<const std::string_view> args);
+int run_random(std::span<const std::string_view> args);
+/// What `simdccd` without arguments runs.
+int run_default_job();
+
+void print_usage();
+
+}  // namespace simdccd::cli
