@@ -16,6 +16,7 @@ std::string_view to_string(Status status) {
   switch (status) {
     case Status::certified: return "certified";
     case Status::exact: return "exact";
+    case Status::uncertain: return "uncertain";
     case Status::invalid_input: return "invalid_input";
   }
   return "?";

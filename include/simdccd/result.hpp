@@ -10,6 +10,7 @@ namespace simdccd {
 enum class Status : std::uint8_t {
   certified,      ///< decided in floating point with certified error bounds
   exact,          ///< decided in exact rational arithmetic
+  uncertain,      ///< not certified; conservative mode reports it as a hit (see linear_ccd.hpp)
   invalid_input,  ///< a coordinate was NaN, infinite or outside the valid range; not decided
 };
 

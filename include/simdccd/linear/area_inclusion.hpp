@@ -1,0 +1,159 @@
+// The area-inclusion test (Huh et al. section 4.1, F-P 2-hat and E-E 2-hat),
+// certified over a whole time interval [lo, hi] that holds a coplanarity root.
+//
+// At a root t_r the four points are coplanar. With R_j(t) = x_j(t) - x_0(t)
+// projected along the axis k where the normal n has a certified nonzero
+// component, the closed-primitive test becomes signs of 2D cross products
+// D_ij = R_i x R_j (twice the signed areas of the triangles x_0, x_i, x_j):
+//  - VF (x_0 = vertex, x_1..3 = triangle): n_k = D12 + D23 + D31, and the
+//    vertex is in the closed triangle iff D12, D23, D31 all have the sign of
+//    n_k or are zero;
+//  - EE (x_0 = a0, x_1 = a1, x_2 = b0, x_3 = b1): n_k = (a1-a0) x (b1-b0) =
+//    -(D12 + D31), and the closed segments meet iff -D12, -D31, D23 and
+//    -(D12 + D23 + D31) all have the sign of n_k or are zero (the four are
+//    the orientations of each segment's endpoints against the other's line).
+// Each D_ij is certified over the interval: its value at lo, plus a bound on
+// the rounding error and on its change for t in [lo, hi] (our counterpart of
+// Lemma 4.1: R_j(lo + s) = R_j(lo) + s V_j with V_j = Q_j - P_j, so
+// |D(lo + s) - D(lo)| <= s (|R_i| |V_j| + |V_i| |R_j|)_x + s^2 (|V_i| |V_j|)_x).
+// `inside`: inclusion holds at every t of the interval, so at the root.
+// `outside`: it fails at every t, so at the root. Neither: uncertain.
+#pragma once
+
+#include "simdccd/linear/coplanarity_cubic.hpp"
+#include "simdccd/linear/cubic_roots.hpp"
+#include "simdccd/linear/error_bounds.hpp"
+#include "simdccd/query.hpp"
+
+namespace simdccd::linear {
+
+/// 2D cross product a x b over an interval of width w, with a bound on its
+/// rounding error plus its change over the interval. Arguments: components
+/// (u, v) of a and b at lo, their magnitude bounds (ma, mb) and the magnitude
+/// bounds of their velocities (va, vb).
+template <class L>
+typename L::V cross2_over_interval(typename L::V au, typename L::V av, typename L::V bu,
+                                   typename L::V bv, typename L::V mau, typename L::V mav,
+                                   typename L::V mbu, typename L::V mbv, typename L::V vau,
+                                   typename L::V vav, typename L::V vbu, typename L::V vbv,
+                                   typename L::V w, typename L::V& bound) {
+  using V = typename L::V;
+  const auto perm = [](V xu, V xv, V yu, V yv) { return L::add(L::mul(xu, yv), L::mul(xv, yu)); };
+  const V rounding = L::mul(L::set(16 * kUnitRoundoff), perm(mau, mav, mbu, mbv));
+  const V first = L::mul(w, L::add(perm(mau, mav, vbu, vbv), perm(vau, vav, mbu, mbv)));
+  const V second = L::mul(L::mul(w, w), perm(vau, vav, vbu, vbv));
+  bound = L::add(L::mul(L::add(rounding, L::add(first, second)), L::set(1 + 16 * kUnitRoundoff)),
+                 L::set(kTiny));
+  return L::sub(L::mul(au, bv), L::mul(av, bu));
+}
+
+/// The sum of certified values, with its bound (the rounding of two additions
+/// on top of the bounds of the terms).
+template <class L>
+typename L::V certified_sum(typename L::V x, typename L::V y, typename L::V z, typename L::V bx,
+                            typename L::V by, typename L::V bz, typename L::V& bound) {
+  using V = typename L::V;
+  const V magnitude = L::add(L::add(L::abs(x), L::abs(y)), L::abs(z));
+  bound = L::add(L::mul(L::add(L::add(bx, by), L::add(bz, L::mul(L::set(4 * kUnitRoundoff), magnitude))),
+                        L::set(1 + 4 * kUnitRoundoff)),
+                 L::set(kTiny));
+  return L::add(L::add(x, y), z);
+}
+
+/// Point j (1..3) relative to point 0 at time lo, projected to the plane of
+/// the axes other than k (k0: drop x, k1: drop y, else drop z): its position
+/// (pu, pv), a bound on its exact magnitude (mu, mv) and on its velocity's
+/// (vu, vv). The position (1-lo) P + lo Q is off by at most 4 u of the bound.
+template <class L>
+void projected_point(const QueryLanes<L>& q, int j, typename L::V lo, typename L::M k0,
+                     typename L::M k1, typename L::V& pu, typename L::V& pv, typename L::V& mu,
+                     typename L::V& mv, typename L::V& vu, typename L::V& vv) {
+  using V = typename L::V;
+  const V s = L::sub(L::set(1), lo), grow = L::set(1 + 4 * kUnitRoundoff);
+  const auto axis = [&](int a, V& p, V& m, V& v) {
+    const V p0 = q.relative(0, j, a), p1 = q.relative(1, j, a);
+    p = lerp<L>(p0, p1, lo);
+    m = L::mul(L::add(L::mul(s, L::abs(p0)), L::mul(lo, L::abs(p1))), grow);
+    v = L::mul(L::add(L::abs(p0), L::abs(p1)), grow);
+  };
+  V u0, v0, mu0, mv0, vu0, vv0, u1, v1, mu1, mv1, vu1, vv1, u2, v2, mu2, mv2, vu2, vv2;
+  axis(1, u0, mu0, vu0), axis(2, v0, mv0, vv0);  // drop x
+  axis(2, u1, mu1, vu1), axis(0, v1, mv1, vv1);  // drop y
+  axis(0, u2, mu2, vu2), axis(1, v2, mv2, vv2);  // drop z
+  const auto choose = [&](V a0, V a1, V a2) { return L::select(k0, a0, L::select(k1, a1, a2)); };
+  pu = choose(u0, u1, u2), pv = choose(v0, v1, v2);
+  mu = choose(mu0, mu1, mu2), mv = choose(mv0, mv1, mv2);
+  vu = choose(vu0, vu1, vu2), vv = choose(vv0, vv1, vv2);
+}
+
+/// The axis along which to project: the largest component of an approximate
+/// normal at lo (any axis is sound, since the sign of n_k is certified later).
+template <class L, QueryType kType>
+void projection_axis(const QueryLanes<L>& q, typename L::V lo, typename L::M& k0,
+                     typename L::M& k1) {
+  using V = typename L::V;
+  const auto at = [&](int j, int a) { return lerp<L>(q.relative(0, j, a), q.relative(1, j, a), lo); };
+  // VF: n = (R2 - R1) x (R3 - R1); EE: n = R1 x (R3 - R2).
+  const bool vf = kType == QueryType::vertex_face;
+  const V ex = vf ? L::sub(at(2, 0), at(1, 0)) : at(1, 0);
+  const V ey = vf ? L::sub(at(2, 1), at(1, 1)) : at(1, 1);
+  const V ez = vf ? L::sub(at(2, 2), at(1, 2)) : at(1, 2);
+  const V fx = L::sub(at(3, 0), at(vf ? 1 : 2, 0));
+  const V fy = L::sub(at(3, 1), at(vf ? 1 : 2, 1));
+  const V fz = L::sub(at(3, 2), at(vf ? 1 : 2, 2));
+  const V nx = L::abs(L::sub(L::mul(ey, fz), L::mul(ez, fy)));
+  const V ny = L::abs(L::sub(L::mul(ez, fx), L::mul(ex, fz)));
+  const V nz = L::abs(L::sub(L::mul(ex, fy), L::mul(ey, fx)));
+  k0 = L::both(L::ge(nx, ny), L::ge(nx, nz));
+  k1 = L::but_not(L::ge(ny, nz), k0);
+}
+
+template <class L, QueryType kType>
+void area_inclusion(const QueryLanes<L>& q, typename L::V lo, typename L::V hi,
+                    typename L::M& inside, typename L::M& outside) {
+  using V = typename L::V;
+  using M = typename L::M;
+  typename L::M k0, k1;
+  projection_axis<L, kType>(q, lo, k0, k1);
+  V u1, v1, mu1, mv1, vu1, vv1, u2, v2, mu2, mv2, vu2, vv2, u3, v3, mu3, mv3, vu3, vv3;
+  projected_point<L>(q, 1, lo, k0, k1, u1, v1, mu1, mv1, vu1, vv1);
+  projected_point<L>(q, 2, lo, k0, k1, u2, v2, mu2, mv2, vu2, vv2);
+  projected_point<L>(q, 3, lo, k0, k1, u3, v3, mu3, mv3, vu3, vv3);
+  // The width as an upper bound (the subtraction may round down).
+  const V w = L::mul(L::sub(hi, lo), L::set(1 + 4 * kUnitRoundoff));
+  V b12, b23, b31;
+  const V d12 = cross2_over_interval<L>(u1, v1, u2, v2, mu1, mv1, mu2, mv2, vu1, vv1, vu2, vv2, w, b12);
+  const V d23 = cross2_over_interval<L>(u2, v2, u3, v3, mu2, mv2, mu3, mv3, vu2, vv2, vu3, vv3, w, b23);
+  const V d31 = cross2_over_interval<L>(u3, v3, u1, v1, mu3, mv3, mu1, mv1, vu3, vv3, vu1, vv1, w, b31);
+  V b_all;
+  const V all = certified_sum<L>(d12, d23, d31, b12, b23, b31, b_all);
+  const V zero = L::set(0);
+  const auto neg = [&](V x) { return L::sub(zero, x); };
+  // Sign of n_k, certified, and whether x has that sign (>= 0 counts) or the
+  // opposite one (strictly), everywhere on the interval.
+  V n, bn;
+  if constexpr (kType == QueryType::vertex_face) {
+    n = all, bn = b_all;
+  } else {
+    n = neg(certified_sum<L>(d12, d31, zero, b12, b31, zero, bn));
+  }
+  const M up = L::gt(n, bn), down = L::lt(n, neg(bn));
+  const auto agrees = [&](V x, V b) {
+    return L::either(L::both(up, L::gt(x, b)), L::both(down, L::lt(x, neg(b))));
+  };
+  const auto opposes = [&](V x, V b) {
+    return L::either(L::both(up, L::lt(x, neg(b))), L::both(down, L::gt(x, b)));
+  };
+  if constexpr (kType == QueryType::vertex_face) {
+    inside = L::both(L::both(agrees(d12, b12), agrees(d23, b23)), agrees(d31, b31));
+    outside = L::either(L::either(opposes(d12, b12), opposes(d23, b23)), opposes(d31, b31));
+  } else {
+    const V e12 = neg(d12), e31 = neg(d31), e_all = neg(all);
+    inside = L::both(L::both(agrees(e12, b12), agrees(e31, b31)),
+                     L::both(agrees(d23, b23), agrees(e_all, b_all)));
+    outside = L::either(L::either(opposes(e12, b12), opposes(e31, b31)),
+                        L::either(opposes(d23, b23), opposes(e_all, b_all)));
+  }
+}
+
+}  // namespace simdccd::linear

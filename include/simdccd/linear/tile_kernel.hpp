@@ -1,0 +1,238 @@
+// The linear-model CCD kernel on a tile of queries, written once over the lane
+// type L (see lanes.hpp) and run in two stages:
+//  1. screen every query: input validity, swept-box separation (exact float
+//     comparisons), the coplanarity cubic's Bernstein signs (no root on [0,1]),
+//     a possibly identically zero cubic (uncertain: the exact fallback decides);
+//  2. compact the remaining candidates and, piece by piece between the
+//     critical points of the cubic in time order, certify each root, refine it
+//     to a bracket of width `tolerance` and run the area-inclusion test on the
+//     bracket. The first certified inclusion is a hit with toi = bracket low
+//     end, a lower bound of the earliest contact time (earlier pieces were
+//     certified root-free or outside). Anything not certified is uncertain,
+//     with toi = the low end of the piece or bracket where certainty ended.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+
+#include "simdccd/linear/area_inclusion.hpp"
+#include "simdccd/linear/coplanarity_cubic.hpp"
+#include "simdccd/linear/cubic_roots.hpp"
+#include "simdccd/linear/lanes.hpp"
+#include "simdccd/query.hpp"
+
+namespace simdccd::linear {
+
+inline constexpr std::size_t kTileSize = 64;  // a multiple of every vector length (<= 32 doubles)
+
+/// The kernel's answer for one query, stored as a double so vectors can write it.
+enum class Verdict : int { miss = 0, hit = 1, uncertain = 2, invalid = 3, candidate = 4 };
+
+/// Queries in structure-of-arrays form, `coord[3 * (4 * time + point) + axis]`,
+/// and the kernel's working memory. Plain data: every stage loads and stores.
+struct alignas(64) Tile {
+  std::size_t count = 0;  ///< queries in the tile
+  double coord[24][kTileSize];
+  double verdict[kTileSize];  ///< a Verdict per query
+  double toi[kTileSize];      ///< hit or uncertain: lower bound of the earliest contact
+  double cubic[8][kTileSize];  ///< b0..b3, e0..e3 of each query (stage 1)
+  // Stage 2 works on the candidates, compacted.
+  std::size_t candidates = 0;
+  std::uint16_t index[kTileSize];
+  double candidate_coord[24][kTileSize];
+  double candidate_cubic[8][kTileSize];
+  double candidate_verdict[kTileSize];
+  double candidate_toi[kTileSize];
+};
+
+namespace detail {
+
+/// Repeats the last of `count` queries up to a whole number of vectors, so
+/// that every load is in bounds; returns the padded count.
+template <std::size_t kRows>
+std::size_t pad_to_vectors(double (&rows)[kRows][kTileSize], std::size_t count, std::size_t lanes) {
+  const std::size_t padded = (count + lanes - 1) / lanes * lanes;
+  for (auto& row : rows) std::fill(row + count, row + padded, row[count - 1]);
+  return padded;
+}
+
+template <class L, QueryType kType>
+typename L::M boxes_separated(const QueryLanes<L>& q) {
+  using V = typename L::V;
+  using M = typename L::M;
+  // The swept boxes of the two primitives: VF {v} vs {f0, f1, f2}; EE {a0, a1} vs {b0, b1}.
+  constexpr int kFirstOfB = kType == QueryType::vertex_face ? 1 : 2;
+  M separated = L::lt(L::set(1), L::set(0));
+  for (int axis = 0; axis < 3; ++axis) {
+    V amin = q.at(0, 0, axis), amax = amin, bmin = q.at(0, kFirstOfB, axis), bmax = bmin;
+    for (int time = 0; time < 2; ++time) {
+      for (int point = 0; point < 4; ++point) {
+        const V x = q.at(time, point, axis);
+        if (point < kFirstOfB) {
+          amin = L::min(amin, x), amax = L::max(amax, x);
+        } else {
+          bmin = L::min(bmin, x), bmax = L::max(bmax, x);
+        }
+      }
+    }
+    separated = L::either(separated, L::either(L::lt(amax, bmin), L::lt(bmax, amin)));
+  }
+  return separated;
+}
+
+template <class L>
+typename L::M valid_input(const QueryLanes<L>& q) {
+  typename L::M valid = L::le(L::set(0), L::set(1));
+  const typename L::V limit = L::set(kMaxCoordinate);
+  for (int k = 0; k < 24; ++k) {
+    valid = L::both(valid, L::le(L::abs(L::load(q.coord[k] + q.i)), limit));  // false for NaN
+  }
+  return valid;
+}
+
+template <class L>
+typename L::V verdict_value(Verdict v) {
+  return L::set(static_cast<double>(static_cast<int>(v)));
+}
+
+/// Stage 1 on queries [i, i + lanes).
+template <class L, QueryType kType>
+void screen(Tile& t, const double* const* coord, std::size_t i) {
+  using V = typename L::V;
+  using M = typename L::M;
+  const QueryLanes<L> q{coord, i};
+  V b0, b1, b2, b3, e0, e1, e2, e3;
+  coplanarity_cubic<L>(q, b0, b1, b2, b3, e0, e1, e2, e3);
+  const V zero = L::set(0);
+  const auto positive = [&](V b, V e) { return L::gt(b, e); };
+  const auto negative = [&](V b, V e) { return L::lt(b, L::sub(zero, e)); };
+  const M no_root = L::either(
+      L::both(L::both(positive(b0, e0), positive(b1, e1)), L::both(positive(b2, e2), positive(b3, e3))),
+      L::both(L::both(negative(b0, e0), negative(b1, e1)), L::both(negative(b2, e2), negative(b3, e3))));
+  const auto small = [&](V b, V e) { return L::le(L::abs(b), e); };
+  const M maybe_zero =
+      L::both(L::both(small(b0, e0), small(b1, e1)), L::both(small(b2, e2), small(b3, e3)));
+  const M valid = valid_input<L>(q);
+  const M miss = L::either(boxes_separated<L, kType>(q), no_root);
+  V verdict = L::select(maybe_zero, verdict_value<L>(Verdict::uncertain), verdict_value<L>(Verdict::candidate));
+  verdict = L::select(miss, verdict_value<L>(Verdict::miss), verdict);
+  verdict = L::select(valid, verdict, verdict_value<L>(Verdict::invalid));
+  L::store(verdict, t.verdict + i);
+  L::store(L::select(L::both(valid, L::but_not(maybe_zero, miss)), zero,
+                     L::set(std::numeric_limits<double>::infinity())),
+           t.toi + i);
+  L::store(b0, t.cubic[0] + i), L::store(b1, t.cubic[1] + i);
+  L::store(b2, t.cubic[2] + i), L::store(b3, t.cubic[3] + i);
+  L::store(e0, t.cubic[4] + i), L::store(e1, t.cubic[5] + i);
+  L::store(e2, t.cubic[6] + i), L::store(e3, t.cubic[7] + i);
+}
+
+/// Decides the lanes of `mask` on the piece [lo, hi], classified already:
+/// refines a single root, tests inclusion; updates the verdict of the lanes
+/// it settles and removes them from `open`.
+template <class L, QueryType kType>
+void settle_piece(const QueryLanes<L>& q, typename L::V b0, typename L::V b1, typename L::V b2,
+                  typename L::V b3, typename L::V error, typename L::M mask, typename L::M no_root,
+                  typename L::M one_root, typename L::M rising, typename L::V lo, typename L::V hi,
+                  double tolerance, typename L::V& verdict, typename L::V& toi, typename L::M& open) {
+  using M = typename L::M;
+  const M refine = L::both(mask, one_root);
+  M closed = L::lt(L::set(1), L::set(0));
+  if (L::any(refine)) closed = refine_root<L>(b0, b1, b2, b3, error, refine, rising, tolerance, lo, hi);
+  const M test = L::but_not(mask, no_root);
+  if (!L::any(test)) return;
+  M inside, outside;
+  area_inclusion<L, kType>(q, lo, hi, inside, outside);
+  const M hit = L::both(L::both(test, closed), inside);
+  const M uncertain = L::but_not(L::but_not(test, outside), hit);
+  verdict = L::select(hit, verdict_value<L>(Verdict::hit), verdict);
+  verdict = L::select(uncertain, verdict_value<L>(Verdict::uncertain), verdict);
+  toi = L::select(L::either(hit, uncertain), lo, toi);
+  open = L::but_not(open, L::either(hit, uncertain));
+}
+
+/// Half-width of the gap pieces around the approximate critical points.
+inline constexpr double kCriticalGap = 0x1p-26;
+/// An uncertain piece is cut into this many equal parts before giving up.
+inline constexpr int kSubpieces = 4;
+
+/// Stage 2 on compacted candidates [i, i + lanes).
+template <class L, QueryType kType>
+void solve(Tile& t, const double* const* coord, std::size_t i, double tolerance) {
+  using V = typename L::V;
+  using M = typename L::M;
+  const QueryLanes<L> q{coord, i};
+  const V b0 = L::load(t.candidate_cubic[0] + i), b1 = L::load(t.candidate_cubic[1] + i);
+  const V b2 = L::load(t.candidate_cubic[2] + i), b3 = L::load(t.candidate_cubic[3] + i);
+  const V e0 = L::load(t.candidate_cubic[4] + i), e1 = L::load(t.candidate_cubic[5] + i);
+  const V e2 = L::load(t.candidate_cubic[6] + i), e3 = L::load(t.candidate_cubic[7] + i);
+  const V error = blossom_error<L>(b0, b1, b2, b3, e0, e1, e2, e3);
+  const V d0 = L::sub(b1, b0), d1 = L::sub(b2, b1), d2 = L::sub(b3, b2);
+  const V derror = derivative_error<L>(d0, d1, d2, e0, e1, e2, e3);
+  const M monotone = derivative_never_zero<L>(d0, d1, d2, e0, e1, e2, e3);
+  V r1, r2;
+  critical_points<L>(b0, b1, b2, b3, r1, r2);
+  // Cuts 0 <= c1 <= ... <= c4 <= 1: pieces, with gaps [r - gap, r + gap].
+  const V zero = L::set(0), one = L::set(1), gap = L::set(kCriticalGap);
+  const V c1 = L::max(zero, L::sub(r1, gap)), c2 = L::min(one, L::add(r1, gap));
+  const V c3 = L::max(c2, L::sub(r2, gap)), c4 = L::max(c3, L::min(one, L::add(r2, gap)));
+  V verdict = verdict_value<L>(Verdict::miss);
+  V toi = L::set(std::numeric_limits<double>::infinity());
+  M open = L::le(zero, one);
+  for (int piece = 0; piece < 5 && L::any(open); ++piece) {
+    const V lo = piece == 0 ? zero : piece == 1 ? c1 : piece == 2 ? c2 : piece == 3 ? c3 : c4;
+    const V hi = piece == 0 ? c1 : piece == 1 ? c2 : piece == 2 ? c3 : piece == 3 ? c4 : one;
+    M no_root, one_root, rising;
+    classify_piece<L>(b0, b1, b2, b3, error, d0, d1, d2, derror, monotone, lo, hi, no_root, one_root, rising);
+    const M split = L::but_not(L::but_not(open, no_root), one_root);
+    settle_piece<L, kType>(q, b0, b1, b2, b3, error, L::but_not(open, split), no_root, one_root,
+                           rising, lo, hi, tolerance, verdict, toi, open);
+    const V step = L::div(L::sub(hi, lo), L::set(kSubpieces));
+    for (int part = 0; part < kSubpieces && L::any(L::both(open, split)); ++part) {
+      const V a = L::add(lo, L::mul(L::set(part), step));
+      const V b = part + 1 == kSubpieces ? hi : L::add(lo, L::mul(L::set(part + 1), step));
+      classify_piece<L>(b0, b1, b2, b3, error, d0, d1, d2, derror, monotone, a, b, no_root, one_root, rising);
+      settle_piece<L, kType>(q, b0, b1, b2, b3, error, L::both(open, split), no_root, one_root,
+                             rising, a, b, tolerance, verdict, toi, open);
+    }
+  }
+  L::store(verdict, t.candidate_verdict + i);
+  L::store(toi, t.candidate_toi + i);
+}
+
+}  // namespace detail
+
+/// Decides the `t.count` queries of the tile (coord filled; 1 <= count <=
+/// kTileSize) into `t.verdict` and `t.toi`.
+template <class L, QueryType kType>
+void decide_tile(Tile& t, double tolerance) {
+  const std::size_t lanes = L::lanes();
+  const double* coord[24];
+  for (int k = 0; k < 24; ++k) coord[k] = t.coord[k];
+  const std::size_t padded = detail::pad_to_vectors(t.coord, t.count, lanes);
+  for (std::size_t i = 0; i < padded; i += lanes) detail::screen<L, kType>(t, coord, i);
+
+  t.candidates = 0;
+  for (std::size_t i = 0; i < t.count; ++i) {
+    if (t.verdict[i] != static_cast<double>(static_cast<int>(Verdict::candidate))) continue;
+    const std::size_t c = t.candidates++;
+    t.index[c] = static_cast<std::uint16_t>(i);
+    for (int k = 0; k < 24; ++k) t.candidate_coord[k][c] = t.coord[k][i];
+    for (int k = 0; k < 8; ++k) t.candidate_cubic[k][c] = t.cubic[k][i];
+  }
+  if (t.candidates == 0) return;
+  detail::pad_to_vectors(t.candidate_cubic, t.candidates, lanes);
+  const std::size_t candidates_padded = detail::pad_to_vectors(t.candidate_coord, t.candidates, lanes);
+  for (int k = 0; k < 24; ++k) coord[k] = t.candidate_coord[k];
+  for (std::size_t i = 0; i < candidates_padded; i += lanes) {
+    detail::solve<L, kType>(t, coord, i, tolerance);
+  }
+  for (std::size_t c = 0; c < t.candidates; ++c) {
+    t.verdict[t.index[c]] = t.candidate_verdict[c];
+    t.toi[t.index[c]] = t.candidate_toi[c];
+  }
+}
+
+}  // namespace simdccd::linear
