@@ -122,14 +122,17 @@ template <class L>
 typename L::M below(typename L::V x, typename L::V e) { return L::lt(x, L::sub(L::set(0), e)); }
 
 /// Classifies the piece [a, b]: `no_root`, or `one_root` (a simple root in
-/// (a, b)) with `rising` (certified c(a) < 0). Neither: the piece is uncertain.
-/// `monotone_everywhere`: lanes known to have c' != 0 on all of [0,1].
+/// (a, b)) with `rising` (certified c(a) < 0). Neither: the piece is
+/// uncertain; then `monotone` tells that it holds at most one root and
+/// `end_sign` gives the certified sign of c at one end (+1, -1; 0 for none),
+/// of b when known, else of a. `monotone_everywhere`: lanes known to have
+/// c' != 0 on all of [0,1].
 template <class L>
 void classify_piece(typename L::V b0, typename L::V b1, typename L::V b2, typename L::V b3,
                     typename L::V error, typename L::V d0, typename L::V d1, typename L::V d2,
                     typename L::V derror, typename L::M monotone_everywhere, typename L::V a,
-                    typename L::V b,
-                    typename L::M& no_root, typename L::M& one_root, typename L::M& rising) {
+                    typename L::V b, typename L::M& no_root, typename L::M& one_root,
+                    typename L::M& rising, typename L::M& monotone, typename L::V& end_sign) {
   using V = typename L::V;
   using M = typename L::M;
   const V f0 = blossom<L>(b0, b1, b2, b3, a, a, a), f1 = blossom<L>(b0, b1, b2, b3, a, a, b);
@@ -142,7 +145,7 @@ void classify_piece(typename L::V b0, typename L::V b1, typename L::V b2, typena
   const V g0 = lerp<L>(lerp<L>(d0, d1, a), lerp<L>(d1, d2, a), a);
   const V g1 = lerp<L>(lerp<L>(d0, d1, a), lerp<L>(d1, d2, a), b);
   const V g2 = lerp<L>(lerp<L>(d0, d1, b), lerp<L>(d1, d2, b), b);
-  const M monotone = L::either(monotone_everywhere, L::either(
+  monotone = L::either(monotone_everywhere, L::either(
       L::both(L::both(above<L>(g0, derror), above<L>(g1, derror)), above<L>(g2, derror)),
       L::both(L::both(below<L>(g0, derror), below<L>(g1, derror)), below<L>(g2, derror))));
   const M same_ends = L::either(L::both(p0, p3), L::both(n0, n3));
@@ -150,6 +153,8 @@ void classify_piece(typename L::V b0, typename L::V b1, typename L::V b2, typena
   no_root = L::either(L::either(c_positive, c_negative), L::both(monotone, same_ends));
   one_root = L::but_not(L::both(monotone, opposite_ends), no_root);
   rising = n0;
+  const V plus = L::set(1), minus = L::set(-1), zero = L::set(0);
+  end_sign = L::select(p3, plus, L::select(n3, minus, L::select(p0, plus, L::select(n0, minus, zero))));
 }
 
 inline constexpr int kMaxRefineIterations = 100;

@@ -1,12 +1,15 @@
 // The linear-model CCD kernel on a tile of queries, written once over the lane
 // type L (see lanes.hpp) and run in two stages:
 //  1. screen every query: input validity, swept-box separation (exact float
-//     comparisons), the coplanarity cubic's Bernstein signs (no root on [0,1]),
-//     a possibly identically zero cubic (uncertain: the exact fallback decides);
+//     comparisons), the coplanarity cubic's Bernstein signs (no root on [0,1]);
 //  2. compact the remaining candidates and, piece by piece between the
 //     critical points of the cubic in time order, certify each root, refine it
 //     to a bracket of width `tolerance` and run the area-inclusion test on the
-//     bracket. The first certified inclusion is a hit with toi = bracket low
+//     bracket. A piece that cannot be classified (a nearly double root, or a
+//     cubic that may vanish identically: the degenerate case of section 4.2 of
+//     Huh et al.) is cut in parts, and a part is dismissed only when the
+//     projected primitives are certified apart during all of it (a contact in
+//     3D would be one in the projection too, coplanar or not). The first certified inclusion is a hit with toi = bracket low
 //     end, a lower bound of the earliest contact time (earlier pieces were
 //     certified root-free or outside). Anything not certified is uncertain,
 //     with toi = the low end of the piece or bracket where certainty ended.
@@ -111,18 +114,10 @@ void screen(Tile& t, const double* const* coord, std::size_t i) {
   const M no_root = L::either(
       L::both(L::both(positive(b0, e0), positive(b1, e1)), L::both(positive(b2, e2), positive(b3, e3))),
       L::both(L::both(negative(b0, e0), negative(b1, e1)), L::both(negative(b2, e2), negative(b3, e3))));
-  const auto small = [&](V b, V e) { return L::le(L::abs(b), e); };
-  const M maybe_zero =
-      L::both(L::both(small(b0, e0), small(b1, e1)), L::both(small(b2, e2), small(b3, e3)));
   const M valid = valid_input<L>(q);
   const M miss = L::either(boxes_separated<L, kType>(q), no_root);
-  V verdict = L::select(maybe_zero, verdict_value<L>(Verdict::uncertain), verdict_value<L>(Verdict::candidate));
-  verdict = L::select(miss, verdict_value<L>(Verdict::miss), verdict);
-  verdict = L::select(valid, verdict, verdict_value<L>(Verdict::invalid));
-  L::store(verdict, t.verdict + i);
-  L::store(L::select(L::both(valid, L::but_not(maybe_zero, miss)), zero,
-                     L::set(std::numeric_limits<double>::infinity())),
-           t.toi + i);
+  V verdict = L::select(miss, verdict_value<L>(Verdict::miss), verdict_value<L>(Verdict::candidate));
+  L::store(L::select(valid, verdict, verdict_value<L>(Verdict::invalid)), t.verdict + i);
   L::store(b0, t.cubic[0] + i), L::store(b1, t.cubic[1] + i);
   L::store(b2, t.cubic[2] + i), L::store(b3, t.cubic[3] + i);
   L::store(e0, t.cubic[4] + i), L::store(e1, t.cubic[5] + i);
@@ -153,6 +148,38 @@ void settle_piece(const QueryLanes<L>& q, typename L::V b0, typename L::V b1, ty
   open = L::but_not(open, L::either(hit, uncertain));
 }
 
+/// Settles the lanes of `mask`, uncertain pieces [lo, hi] on which c is
+/// monotone and certified at one end only: their one possible root lies
+/// where |c| is within its error bound near the other end. When c is
+/// certified at that end's neighbour x (at distance `tolerance`), the root can
+/// only be in [lo, x] (or [x, hi]), which the inclusion test then judges.
+/// Returns the lanes it settled or dismissed.
+template <class L, QueryType kType>
+typename L::M settle_near_end(const QueryLanes<L>& q, typename L::V b0, typename L::V b1,
+                              typename L::V b2, typename L::V b3, typename L::V error,
+                              typename L::M mask, typename L::V end_sign, typename L::V lo,
+                              typename L::V hi, double tolerance, typename L::V& verdict,
+                              typename L::V& toi, typename L::M& open) {
+  using V = typename L::V;
+  using M = typename L::M;
+  const V zero = L::set(0), tol = L::set(tolerance);
+  // Which end is certified: the sign at hi (probe near lo) or at lo only.
+  const V at_hi = blossom<L>(b0, b1, b2, b3, hi, hi, hi);
+  const M hi_known = L::either(L::gt(at_hi, error), L::lt(at_hi, L::sub(zero, error)));
+  const V x = L::select(hi_known, L::min(hi, L::add(lo, tol)), L::max(lo, L::sub(hi, tol)));
+  const V f = L::mul(blossom<L>(b0, b1, b2, b3, x, x, x), end_sign);
+  const M probed = L::both(L::both(mask, L::gt(L::abs(end_sign), zero)), L::gt(f, error));
+  if (!L::any(probed)) return probed;
+  const V a = L::select(hi_known, lo, x), b = L::select(hi_known, x, hi);
+  M inside, outside;
+  area_inclusion<L, kType>(q, a, b, inside, outside);
+  const M uncertain = L::but_not(probed, outside);
+  verdict = L::select(uncertain, verdict_value<L>(Verdict::uncertain), verdict);
+  toi = L::select(uncertain, a, toi);
+  open = L::but_not(open, uncertain);
+  return probed;
+}
+
 /// Half-width of the gap pieces around the approximate critical points.
 inline constexpr double kCriticalGap = 0x1p-26;
 /// An uncertain piece is cut into this many equal parts before giving up.
@@ -171,7 +198,7 @@ void solve(Tile& t, const double* const* coord, std::size_t i, double tolerance)
   const V error = blossom_error<L>(b0, b1, b2, b3, e0, e1, e2, e3);
   const V d0 = L::sub(b1, b0), d1 = L::sub(b2, b1), d2 = L::sub(b3, b2);
   const V derror = derivative_error<L>(d0, d1, d2, e0, e1, e2, e3);
-  const M monotone = derivative_never_zero<L>(d0, d1, d2, e0, e1, e2, e3);
+  const M monotone_everywhere = derivative_never_zero<L>(d0, d1, d2, e0, e1, e2, e3);
   V r1, r2;
   critical_points<L>(b0, b1, b2, b3, r1, r2);
   // Cuts 0 <= c1 <= ... <= c4 <= 1: pieces, with gaps [r - gap, r + gap].
@@ -184,16 +211,24 @@ void solve(Tile& t, const double* const* coord, std::size_t i, double tolerance)
   for (int piece = 0; piece < 5 && L::any(open); ++piece) {
     const V lo = piece == 0 ? zero : piece == 1 ? c1 : piece == 2 ? c2 : piece == 3 ? c3 : c4;
     const V hi = piece == 0 ? c1 : piece == 1 ? c2 : piece == 2 ? c3 : piece == 3 ? c4 : one;
-    M no_root, one_root, rising;
-    classify_piece<L>(b0, b1, b2, b3, error, d0, d1, d2, derror, monotone, lo, hi, no_root, one_root, rising);
-    const M split = L::but_not(L::but_not(open, no_root), one_root);
+    M no_root, one_root, rising, monotone;
+    V end_sign;
+    classify_piece<L>(b0, b1, b2, b3, error, d0, d1, d2, derror, monotone_everywhere, lo, hi,
+                      no_root, one_root, rising, monotone, end_sign);
+    M split = L::but_not(L::but_not(open, no_root), one_root);
     settle_piece<L, kType>(q, b0, b1, b2, b3, error, L::but_not(open, split), no_root, one_root,
                            rising, lo, hi, tolerance, verdict, toi, open);
+    const M near_end = L::both(split, monotone);
+    if (L::any(near_end)) {
+      split = L::but_not(split, settle_near_end<L, kType>(q, b0, b1, b2, b3, error, near_end, end_sign,
+                                                          lo, hi, tolerance, verdict, toi, open));
+    }
     const V step = L::div(L::sub(hi, lo), L::set(kSubpieces));
     for (int part = 0; part < kSubpieces && L::any(L::both(open, split)); ++part) {
       const V a = L::add(lo, L::mul(L::set(part), step));
       const V b = part + 1 == kSubpieces ? hi : L::add(lo, L::mul(L::set(part + 1), step));
-      classify_piece<L>(b0, b1, b2, b3, error, d0, d1, d2, derror, monotone, a, b, no_root, one_root, rising);
+      classify_piece<L>(b0, b1, b2, b3, error, d0, d1, d2, derror, monotone_everywhere, a, b,
+                        no_root, one_root, rising, monotone, end_sign);
       settle_piece<L, kType>(q, b0, b1, b2, b3, error, L::both(open, split), no_root, one_root,
                              rising, a, b, tolerance, verdict, toi, open);
     }
