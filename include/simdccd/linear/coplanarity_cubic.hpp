@@ -35,28 +35,36 @@ struct QueryLanes {
   }
 };
 
-/// det = a . (b x c), and perm = the same on absolute values.
+/// A 3D cross product, and the same on absolute values (for permanents).
 template <class L>
-void det3(typename L::V ax, typename L::V ay, typename L::V az, typename L::V bx,
-          typename L::V by, typename L::V bz, typename L::V cx, typename L::V cy,
-          typename L::V cz, typename L::V& det, typename L::V& perm) {
-  using V = typename L::V;
-  const V x = L::sub(L::mul(by, cz), L::mul(bz, cy));
-  const V y = L::sub(L::mul(bz, cx), L::mul(bx, cz));
-  const V z = L::sub(L::mul(bx, cy), L::mul(by, cx));
-  det = L::add(L::add(L::mul(ax, x), L::mul(ay, y)), L::mul(az, z));
-  const auto a = [](V v) { return L::abs(v); };
-  const V px = L::add(L::mul(a(by), a(cz)), L::mul(a(bz), a(cy)));
-  const V py = L::add(L::mul(a(bz), a(cx)), L::mul(a(bx), a(cz)));
-  const V pz = L::add(L::mul(a(bx), a(cy)), L::mul(a(by), a(cx)));
-  perm = L::add(L::add(L::mul(a(ax), px), L::mul(a(ay), py)), L::mul(a(az), pz));
+void cross3(typename L::V ax, typename L::V ay, typename L::V az, typename L::V bx,
+            typename L::V by, typename L::V bz, typename L::V& x, typename L::V& y,
+            typename L::V& z) {
+  x = L::sub(L::mul(ay, bz), L::mul(az, by));
+  y = L::sub(L::mul(az, bx), L::mul(ax, bz));
+  z = L::sub(L::mul(ax, by), L::mul(ay, bx));
+}
+template <class L>
+void abs_cross3(typename L::V ax, typename L::V ay, typename L::V az, typename L::V bx,
+                typename L::V by, typename L::V bz, typename L::V& x, typename L::V& y,
+                typename L::V& z) {
+  x = L::add(L::mul(L::abs(ay), L::abs(bz)), L::mul(L::abs(az), L::abs(by)));
+  y = L::add(L::mul(L::abs(az), L::abs(bx)), L::mul(L::abs(ax), L::abs(bz)));
+  z = L::add(L::mul(L::abs(ax), L::abs(by)), L::mul(L::abs(ay), L::abs(bx)));
+}
+
+template <class L>
+typename L::V dot3(typename L::V ax, typename L::V ay, typename L::V az, typename L::V bx,
+                   typename L::V by, typename L::V bz) {
+  return L::add(L::add(L::mul(ax, bx), L::mul(ay, by)), L::mul(az, bz));
 }
 
 /// Bernstein coefficients b0..b3 of the coplanarity cubic, and bounds e0..e3
 /// with |b_k - exact b_k| <= e_k (exact: from the exact input coordinates).
-/// Rounding of the relative positions (3 factors), the determinant (5
-/// operations), the sum of three (2) and the division by 3 (1) add up to at
-/// most 11 u per term of the permanent; we use 24 u.
+/// Each determinant is a row dotted with the cross product of the other two
+/// (shared between determinants). Rounding of the relative positions (3
+/// factors), the determinant (5 operations), the sum of three (2) and the
+/// division by 3 (1) add up to at most 11 u per term of the permanent; we use 24 u.
 template <class L>
 void coplanarity_cubic(const QueryLanes<L>& q, typename L::V& b0, typename L::V& b1,
                        typename L::V& b2, typename L::V& b3, typename L::V& e0,
@@ -68,24 +76,40 @@ void coplanarity_cubic(const QueryLanes<L>& q, typename L::V& b0, typename L::V&
   const V q1x = q.relative(1, 1, 0), q1y = q.relative(1, 1, 1), q1z = q.relative(1, 1, 2);
   const V q2x = q.relative(1, 2, 0), q2y = q.relative(1, 2, 1), q2z = q.relative(1, 2, 2);
   const V q3x = q.relative(1, 3, 0), q3y = q.relative(1, 3, 1), q3z = q.relative(1, 3, 2);
-  V d0, d1, d2, m0, m1, m2;  // determinants and permanents
-  det3<L>(p1x, p1y, p1z, p2x, p2y, p2z, p3x, p3y, p3z, b0, m0);
-  det3<L>(q1x, q1y, q1z, q2x, q2y, q2z, q3x, q3y, q3z, b3, m1);
+  const auto a = [](V v) { return L::abs(v); };
+  // Cross products of rows 2 and 3: PP = P2 x P3, QP = Q2 x P3, PQ = P2 x Q3, QQ = Q2 x Q3;
+  // m*: the same on absolute values.
+  V ppx, ppy, ppz, qpx, qpy, qpz, pqx, pqy, pqz, qqx, qqy, qqz;
+  cross3<L>(p2x, p2y, p2z, p3x, p3y, p3z, ppx, ppy, ppz);
+  cross3<L>(q2x, q2y, q2z, p3x, p3y, p3z, qpx, qpy, qpz);
+  cross3<L>(p2x, p2y, p2z, q3x, q3y, q3z, pqx, pqy, pqz);
+  cross3<L>(q2x, q2y, q2z, q3x, q3y, q3z, qqx, qqy, qqz);
+  V mppx, mppy, mppz, mqpx, mqpy, mqpz, mpqx, mpqy, mpqz, mqqx, mqqy, mqqz;
+  abs_cross3<L>(p2x, p2y, p2z, p3x, p3y, p3z, mppx, mppy, mppz);
+  abs_cross3<L>(q2x, q2y, q2z, p3x, p3y, p3z, mqpx, mqpy, mqpz);
+  abs_cross3<L>(p2x, p2y, p2z, q3x, q3y, q3z, mpqx, mpqy, mpqz);
+  abs_cross3<L>(q2x, q2y, q2z, q3x, q3y, q3z, mqqx, mqqy, mqqz);
   const V c = L::set(24 * kUnitRoundoff), tiny = L::set(kTiny), three = L::set(3);
-  e0 = L::add(L::mul(c, m0), tiny);
-  e3 = L::add(L::mul(c, m1), tiny);
-  // b1: one row from Q.
-  det3<L>(q1x, q1y, q1z, p2x, p2y, p2z, p3x, p3y, p3z, d0, m0);
-  det3<L>(p1x, p1y, p1z, q2x, q2y, q2z, p3x, p3y, p3z, d1, m1);
-  det3<L>(p1x, p1y, p1z, p2x, p2y, p2z, q3x, q3y, q3z, d2, m2);
-  b1 = L::div(L::add(L::add(d0, d1), d2), three);
-  e1 = L::add(L::div(L::mul(c, L::add(L::add(m0, m1), m2)), three), tiny);
-  // b2: two rows from Q.
-  det3<L>(p1x, p1y, p1z, q2x, q2y, q2z, q3x, q3y, q3z, d0, m0);
-  det3<L>(q1x, q1y, q1z, p2x, p2y, p2z, q3x, q3y, q3z, d1, m1);
-  det3<L>(q1x, q1y, q1z, q2x, q2y, q2z, p3x, p3y, p3z, d2, m2);
-  b2 = L::div(L::add(L::add(d0, d1), d2), three);
-  e2 = L::add(L::div(L::mul(c, L::add(L::add(m0, m1), m2)), three), tiny);
+  const auto bound = [&](V perm) { return L::add(L::mul(c, perm), tiny); };
+  // b0 = P1.PP, b3 = Q1.QQ, 3 b1 = Q1.PP + P1.QP + P1.PQ, 3 b2 = P1.QQ + Q1.PQ + Q1.QP.
+  b0 = dot3<L>(p1x, p1y, p1z, ppx, ppy, ppz);
+  e0 = bound(dot3<L>(a(p1x), a(p1y), a(p1z), mppx, mppy, mppz));
+  b3 = dot3<L>(q1x, q1y, q1z, qqx, qqy, qqz);
+  e3 = bound(dot3<L>(a(q1x), a(q1y), a(q1z), mqqx, mqqy, mqqz));
+  b1 = L::div(L::add(L::add(dot3<L>(q1x, q1y, q1z, ppx, ppy, ppz), dot3<L>(p1x, p1y, p1z, qpx, qpy, qpz)),
+                     dot3<L>(p1x, p1y, p1z, pqx, pqy, pqz)),
+              three);
+  e1 = bound(L::div(L::add(L::add(dot3<L>(a(q1x), a(q1y), a(q1z), mppx, mppy, mppz),
+                                  dot3<L>(a(p1x), a(p1y), a(p1z), mqpx, mqpy, mqpz)),
+                           dot3<L>(a(p1x), a(p1y), a(p1z), mpqx, mpqy, mpqz)),
+                    three));
+  b2 = L::div(L::add(L::add(dot3<L>(p1x, p1y, p1z, qqx, qqy, qqz), dot3<L>(q1x, q1y, q1z, pqx, pqy, pqz)),
+                     dot3<L>(q1x, q1y, q1z, qpx, qpy, qpz)),
+              three);
+  e2 = bound(L::div(L::add(L::add(dot3<L>(a(p1x), a(p1y), a(p1z), mqqx, mqqy, mqqz),
+                                  dot3<L>(a(q1x), a(q1y), a(q1z), mpqx, mpqy, mpqz)),
+                           dot3<L>(a(q1x), a(q1y), a(q1z), mqpx, mqpy, mqpz)),
+                    three));
 }
 
 }  // namespace simdccd::linear

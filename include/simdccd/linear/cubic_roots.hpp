@@ -135,8 +135,14 @@ void classify_piece(typename L::V b0, typename L::V b1, typename L::V b2, typena
                     typename L::M& rising, typename L::M& monotone, typename L::V& end_sign) {
   using V = typename L::V;
   using M = typename L::M;
-  const V f0 = blossom<L>(b0, b1, b2, b3, a, a, a), f1 = blossom<L>(b0, b1, b2, b3, a, a, b);
-  const V f2 = blossom<L>(b0, b1, b2, b3, a, b, b), f3 = blossom<L>(b0, b1, b2, b3, b, b, b);
+  // The four blossom values, sharing de Casteljau levels.
+  const V a01 = lerp<L>(b0, b1, a), a12 = lerp<L>(b1, b2, a), a23 = lerp<L>(b2, b3, a);
+  const V b01 = lerp<L>(b0, b1, b), b12 = lerp<L>(b1, b2, b), b23 = lerp<L>(b2, b3, b);
+  const V aa0 = lerp<L>(a01, a12, a), aa1 = lerp<L>(a12, a23, a);
+  const V ab0 = lerp<L>(a01, a12, b), ab1 = lerp<L>(a12, a23, b);
+  const V bb0 = lerp<L>(b01, b12, b), bb1 = lerp<L>(b12, b23, b);
+  const V f0 = lerp<L>(aa0, aa1, a), f1 = lerp<L>(aa0, aa1, b);
+  const V f2 = lerp<L>(ab0, ab1, b), f3 = lerp<L>(bb0, bb1, b);
   const M p0 = above<L>(f0, error), p3 = above<L>(f3, error);
   const M n0 = below<L>(f0, error), n3 = below<L>(f3, error);
   const M c_positive = L::both(L::both(p0, above<L>(f1, error)), L::both(above<L>(f2, error), p3));

@@ -201,8 +201,11 @@ void solve(Tile& t, const double* const* coord, std::size_t i, double tolerance)
   const M monotone_everywhere = derivative_never_zero<L>(d0, d1, d2, e0, e1, e2, e3);
   V r1, r2;
   critical_points<L>(b0, b1, b2, b3, r1, r2);
+  r1 = L::select(monotone_everywhere, L::set(1), r1);
+  r2 = L::select(monotone_everywhere, L::set(1), r2);
   // Cuts 0 <= c1 <= ... <= c4 <= 1: pieces, with gaps [r - gap, r + gap].
-  const V zero = L::set(0), one = L::set(1), gap = L::set(kCriticalGap);
+  const V zero = L::set(0), one = L::set(1);
+  const V gap = L::select(monotone_everywhere, zero, L::set(kCriticalGap));
   const V c1 = L::max(zero, L::sub(r1, gap)), c2 = L::min(one, L::add(r1, gap));
   const V c3 = L::max(c2, L::sub(r2, gap)), c4 = L::max(c3, L::min(one, L::add(r2, gap)));
   V verdict = verdict_value<L>(Verdict::miss);
@@ -211,12 +214,15 @@ void solve(Tile& t, const double* const* coord, std::size_t i, double tolerance)
   for (int piece = 0; piece < 5 && L::any(open); ++piece) {
     const V lo = piece == 0 ? zero : piece == 1 ? c1 : piece == 2 ? c2 : piece == 3 ? c3 : c4;
     const V hi = piece == 0 ? c1 : piece == 1 ? c2 : piece == 2 ? c3 : piece == 3 ? c4 : one;
+    // An empty piece holds nothing its closed neighbours do not.
+    const M active = L::both(open, L::lt(lo, hi));
+    if (!L::any(active)) continue;
     M no_root, one_root, rising, monotone;
     V end_sign;
     classify_piece<L>(b0, b1, b2, b3, error, d0, d1, d2, derror, monotone_everywhere, lo, hi,
                       no_root, one_root, rising, monotone, end_sign);
-    M split = L::but_not(L::but_not(open, no_root), one_root);
-    settle_piece<L, kType>(q, b0, b1, b2, b3, error, L::but_not(open, split), no_root, one_root,
+    M split = L::but_not(L::but_not(active, no_root), one_root);
+    settle_piece<L, kType>(q, b0, b1, b2, b3, error, L::but_not(active, split), no_root, one_root,
                            rising, lo, hi, tolerance, verdict, toi, open);
     const M near_end = L::both(split, monotone);
     if (L::any(near_end)) {
