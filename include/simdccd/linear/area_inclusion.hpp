@@ -21,7 +21,6 @@
 #pragma once
 
 #include "simdccd/linear/coplanarity_cubic.hpp"
-#include "simdccd/linear/cubic_roots.hpp"
 #include "simdccd/linear/error_bounds.hpp"
 #include "simdccd/query.hpp"
 
@@ -60,52 +59,28 @@ typename L::V certified_sum(typename L::V x, typename L::V y, typename L::V z, t
   return L::add(L::add(x, y), z);
 }
 
-/// Point j (1..3) relative to point 0 at time lo, projected to the plane of
-/// the axes other than k (k0: drop x, k1: drop y, else drop z): its position
-/// (pu, pv), a bound on its exact magnitude (mu, mv) and on its velocity's
-/// (vu, vv). The position (1-lo) P + lo Q is off by at most 4 u of the bound.
+/// Coordinate `axis` of point j (1..3) relative to point 0 at time lo:
+/// its value p = (1-lo) P + lo Q (off by at most 4 u m), a bound m on the
+/// magnitude of the exact value, and a bound v on the magnitude of its velocity Q - P.
 template <class L>
-void projected_point(const QueryLanes<L>& q, int j, typename L::V lo, typename L::M k0,
-                     typename L::M k1, typename L::V& pu, typename L::V& pv, typename L::V& mu,
-                     typename L::V& mv, typename L::V& vu, typename L::V& vv) {
+void relative_at(const QueryLanes<L>& q, int j, int axis, typename L::V lo, typename L::V& p,
+                 typename L::V& m, typename L::V& v) {
   using V = typename L::V;
-  const V s = L::sub(L::set(1), lo), grow = L::set(1 + 4 * kUnitRoundoff);
-  const auto axis = [&](int a, V& p, V& m, V& v) {
-    const V p0 = q.relative(0, j, a), p1 = q.relative(1, j, a);
-    p = lerp<L>(p0, p1, lo);
-    m = L::mul(L::add(L::mul(s, L::abs(p0)), L::mul(lo, L::abs(p1))), grow);
-    v = L::mul(L::add(L::abs(p0), L::abs(p1)), grow);
-  };
-  V u0, v0, mu0, mv0, vu0, vv0, u1, v1, mu1, mv1, vu1, vv1, u2, v2, mu2, mv2, vu2, vv2;
-  axis(1, u0, mu0, vu0), axis(2, v0, mv0, vv0);  // drop x
-  axis(2, u1, mu1, vu1), axis(0, v1, mv1, vv1);  // drop y
-  axis(0, u2, mu2, vu2), axis(1, v2, mv2, vv2);  // drop z
-  const auto choose = [&](V a0, V a1, V a2) { return L::select(k0, a0, L::select(k1, a1, a2)); };
-  pu = choose(u0, u1, u2), pv = choose(v0, v1, v2);
-  mu = choose(mu0, mu1, mu2), mv = choose(mv0, mv1, mv2);
-  vu = choose(vu0, vu1, vu2), vv = choose(vv0, vv1, vv2);
+  const V grow = L::set(1 + 4 * kUnitRoundoff);
+  const V p0 = q.relative(0, j, axis), p1 = q.relative(1, j, axis);
+  const V s = L::sub(L::set(1), lo);
+  p = L::add(L::mul(s, p0), L::mul(lo, p1));
+  m = L::mul(L::add(L::mul(s, L::abs(p0)), L::mul(lo, L::abs(p1))), grow);
+  v = L::mul(L::add(L::abs(p0), L::abs(p1)), grow);
 }
 
-/// The axis along which to project: the largest component of an approximate
-/// normal at lo (any axis is sound, since the sign of n_k is certified later).
-template <class L, QueryType kType>
-void projection_axis(const QueryLanes<L>& q, typename L::V lo, typename L::M& k0,
-                     typename L::M& k1) {
-  using V = typename L::V;
-  const auto at = [&](int j, int a) { return lerp<L>(q.relative(0, j, a), q.relative(1, j, a), lo); };
-  // VF: n = (R2 - R1) x (R3 - R1); EE: n = R1 x (R3 - R2).
-  const bool vf = kType == QueryType::vertex_face;
-  const V ex = vf ? L::sub(at(2, 0), at(1, 0)) : at(1, 0);
-  const V ey = vf ? L::sub(at(2, 1), at(1, 1)) : at(1, 1);
-  const V ez = vf ? L::sub(at(2, 2), at(1, 2)) : at(1, 2);
-  const V fx = L::sub(at(3, 0), at(vf ? 1 : 2, 0));
-  const V fy = L::sub(at(3, 1), at(vf ? 1 : 2, 1));
-  const V fz = L::sub(at(3, 2), at(vf ? 1 : 2, 2));
-  const V nx = L::abs(L::sub(L::mul(ey, fz), L::mul(ez, fy)));
-  const V ny = L::abs(L::sub(L::mul(ez, fx), L::mul(ex, fz)));
-  const V nz = L::abs(L::sub(L::mul(ex, fy), L::mul(ey, fx)));
-  k0 = L::both(L::ge(nx, ny), L::ge(nx, nz));
-  k1 = L::but_not(L::ge(ny, nz), k0);
+/// Picks coordinates (u, v) of a 3D value in the projection that drops axis
+/// k (k0: x, k1: y, else z), in cyclic order so orientations agree.
+template <class L>
+void project(typename L::M k0, typename L::M k1, typename L::V x, typename L::V y,
+             typename L::V z, typename L::V& u, typename L::V& v) {
+  u = L::select(k0, y, L::select(k1, z, x));
+  v = L::select(k0, z, L::select(k1, x, y));
 }
 
 template <class L, QueryType kType>
@@ -113,18 +88,39 @@ void area_inclusion(const QueryLanes<L>& q, typename L::V lo, typename L::V hi,
                     typename L::M& inside, typename L::M& outside) {
   using V = typename L::V;
   using M = typename L::M;
-  typename L::M k0, k1;
-  projection_axis<L, kType>(q, lo, k0, k1);
-  V u1, v1, mu1, mv1, vu1, vv1, u2, v2, mu2, mv2, vu2, vv2, u3, v3, mu3, mv3, vu3, vv3;
-  projected_point<L>(q, 1, lo, k0, k1, u1, v1, mu1, mv1, vu1, vv1);
-  projected_point<L>(q, 2, lo, k0, k1, u2, v2, mu2, mv2, vu2, vv2);
-  projected_point<L>(q, 3, lo, k0, k1, u3, v3, mu3, mv3, vu3, vv3);
+  V p1x, p1y, p1z, m1x, m1y, m1z, v1x, v1y, v1z;
+  V p2x, p2y, p2z, m2x, m2y, m2z, v2x, v2y, v2z;
+  V p3x, p3y, p3z, m3x, m3y, m3z, v3x, v3y, v3z;
+  relative_at<L>(q, 1, 0, lo, p1x, m1x, v1x), relative_at<L>(q, 1, 1, lo, p1y, m1y, v1y);
+  relative_at<L>(q, 1, 2, lo, p1z, m1z, v1z), relative_at<L>(q, 2, 0, lo, p2x, m2x, v2x);
+  relative_at<L>(q, 2, 1, lo, p2y, m2y, v2y), relative_at<L>(q, 2, 2, lo, p2z, m2z, v2z);
+  relative_at<L>(q, 3, 0, lo, p3x, m3x, v3x), relative_at<L>(q, 3, 1, lo, p3y, m3y, v3y);
+  relative_at<L>(q, 3, 2, lo, p3z, m3z, v3z);
+  // Project along the largest component of an approximate normal at lo (any
+  // axis is sound: the sign of n_k is certified below).
+  // VF: n = (R2 - R1) x (R3 - R1); EE: n = R1 x (R3 - R2).
+  const bool vf = kType == QueryType::vertex_face;
+  const V ex = vf ? L::sub(p2x, p1x) : p1x, ey = vf ? L::sub(p2y, p1y) : p1y;
+  const V ez = vf ? L::sub(p2z, p1z) : p1z;
+  const V fx = L::sub(p3x, vf ? p1x : p2x), fy = L::sub(p3y, vf ? p1y : p2y);
+  const V fz = L::sub(p3z, vf ? p1z : p2z);
+  const V nx = L::abs(L::sub(L::mul(ey, fz), L::mul(ez, fy)));
+  const V ny = L::abs(L::sub(L::mul(ez, fx), L::mul(ex, fz)));
+  const V nz = L::abs(L::sub(L::mul(ex, fy), L::mul(ey, fx)));
+  const M k0 = L::both(L::ge(nx, ny), L::ge(nx, nz));
+  const M k1 = L::but_not(L::ge(ny, nz), k0);
+  V u1, w1, mu1, mw1, vu1, vw1, u2, w2, mu2, mw2, vu2, vw2, u3, w3, mu3, mw3, vu3, vw3;
+  project<L>(k0, k1, p1x, p1y, p1z, u1, w1), project<L>(k0, k1, m1x, m1y, m1z, mu1, mw1);
+  project<L>(k0, k1, v1x, v1y, v1z, vu1, vw1), project<L>(k0, k1, p2x, p2y, p2z, u2, w2);
+  project<L>(k0, k1, m2x, m2y, m2z, mu2, mw2), project<L>(k0, k1, v2x, v2y, v2z, vu2, vw2);
+  project<L>(k0, k1, p3x, p3y, p3z, u3, w3), project<L>(k0, k1, m3x, m3y, m3z, mu3, mw3);
+  project<L>(k0, k1, v3x, v3y, v3z, vu3, vw3);
   // The width as an upper bound (the subtraction may round down).
   const V w = L::mul(L::sub(hi, lo), L::set(1 + 4 * kUnitRoundoff));
   V b12, b23, b31;
-  const V d12 = cross2_over_interval<L>(u1, v1, u2, v2, mu1, mv1, mu2, mv2, vu1, vv1, vu2, vv2, w, b12);
-  const V d23 = cross2_over_interval<L>(u2, v2, u3, v3, mu2, mv2, mu3, mv3, vu2, vv2, vu3, vv3, w, b23);
-  const V d31 = cross2_over_interval<L>(u3, v3, u1, v1, mu3, mv3, mu1, mv1, vu3, vv3, vu1, vv1, w, b31);
+  const V d12 = cross2_over_interval<L>(u1, w1, u2, w2, mu1, mw1, mu2, mw2, vu1, vw1, vu2, vw2, w, b12);
+  const V d23 = cross2_over_interval<L>(u2, w2, u3, w3, mu2, mw2, mu3, mw3, vu2, vw2, vu3, vw3, w, b23);
+  const V d31 = cross2_over_interval<L>(u3, w3, u1, w1, mu3, mw3, mu1, mw1, vu3, vw3, vu1, vw1, w, b31);
   V b_all;
   const V all = certified_sum<L>(d12, d23, d31, b12, b23, b31, b_all);
   const V zero = L::set(0);

@@ -18,9 +18,10 @@
 
 namespace simdccd::linear {
 
+/// x + t (y - x) for t in [0,1], off by at most 5 u max(|x|, |y|).
 template <class L>
 typename L::V lerp(typename L::V x, typename L::V y, typename L::V t) {
-  return L::add(L::mul(L::sub(L::set(1), t), x), L::mul(t, y));
+  return L::add(x, L::mul(t, L::sub(y, x)));
 }
 
 /// The blossom f(t1, t2, t3) of the cubic: de Casteljau's algorithm with one
@@ -46,8 +47,8 @@ typename L::V value_and_slope(typename L::V b0, typename L::V b1, typename L::V 
 
 /// A bound E on the error of every blossom value with parameters in [0,1]:
 /// each level is a convex combination (error at most the largest input error
-/// plus 4 u times the largest |b_k|, the magnitude of every intermediate), so
-/// E = max e_k + 3 * 4 u * max |b_k| (we use 16 u) + kTiny.
+/// plus 5 u times the largest |b_k|, the magnitude of every intermediate), so
+/// E = max e_k + 3 * 5 u * max |b_k| (we use 24 u) + kTiny.
 template <class L>
 typename L::V blossom_error(typename L::V b0, typename L::V b1, typename L::V b2,
                             typename L::V b3, typename L::V e0, typename L::V e1,
@@ -55,7 +56,7 @@ typename L::V blossom_error(typename L::V b0, typename L::V b1, typename L::V b2
   using V = typename L::V;
   const V emax = L::max(L::max(e0, e1), L::max(e2, e3));
   const V bmax = L::max(L::max(L::abs(b0), L::abs(b1)), L::max(L::abs(b2), L::abs(b3)));
-  return L::add(L::add(emax, L::mul(L::set(16 * kUnitRoundoff), bmax)), L::set(kTiny));
+  return L::add(L::add(emax, L::mul(L::set(24 * kUnitRoundoff), bmax)), L::set(kTiny));
 }
 
 /// Approximate roots r1 <= r2 of c' in [0,1], as split points that leave c
@@ -84,7 +85,8 @@ void critical_points(typename L::V b0, typename L::V b1, typename L::V b2, typen
 }
 
 /// A bound on the error of every blossom value of the derivative's
-/// coefficients d_k = b_{k+1} - b_k (each off by at most e_k + e_{k+1} + u |d_k|).
+/// coefficients d_k = b_{k+1} - b_k (each off by at most e_k + e_{k+1} + u |d_k|;
+/// two levels of de Casteljau add 2 * 5 u max |d_k|; we use 24 u in all).
 template <class L>
 typename L::V derivative_error(typename L::V d0, typename L::V d1, typename L::V d2,
                                typename L::V e0, typename L::V e1, typename L::V e2,
@@ -92,7 +94,7 @@ typename L::V derivative_error(typename L::V d0, typename L::V d1, typename L::V
   using V = typename L::V;
   const V emax = L::max(L::max(L::add(e0, e1), L::add(e1, e2)), L::add(e2, e3));
   const V dmax = L::max(L::max(L::abs(d0), L::abs(d1)), L::abs(d2));
-  return L::add(L::add(emax, L::mul(L::set(16 * kUnitRoundoff), dmax)), L::set(kTiny));
+  return L::add(L::add(emax, L::mul(L::set(24 * kUnitRoundoff), dmax)), L::set(kTiny));
 }
 
 /// Lanes where c' certainly has no real root, so c is strictly monotone on
@@ -148,8 +150,8 @@ void classify_piece(typename L::V b0, typename L::V b1, typename L::V b2, typena
   const M c_positive = L::both(L::both(p0, above<L>(f1, error)), L::both(above<L>(f2, error), p3));
   const M c_negative = L::both(L::both(n0, below<L>(f1, error)), L::both(below<L>(f2, error), n3));
   // c' on [a, b]: quadratic blossoms g(a,a), g(a,b), g(b,b).
-  const V g0 = lerp<L>(lerp<L>(d0, d1, a), lerp<L>(d1, d2, a), a);
-  const V g1 = lerp<L>(lerp<L>(d0, d1, a), lerp<L>(d1, d2, a), b);
+  const V da0 = lerp<L>(d0, d1, a), da1 = lerp<L>(d1, d2, a);
+  const V g0 = lerp<L>(da0, da1, a), g1 = lerp<L>(da0, da1, b);
   const V g2 = lerp<L>(lerp<L>(d0, d1, b), lerp<L>(d1, d2, b), b);
   monotone = L::either(monotone_everywhere, L::either(
       L::both(L::both(above<L>(g0, derror), above<L>(g1, derror)), above<L>(g2, derror)),

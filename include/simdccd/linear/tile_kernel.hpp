@@ -66,19 +66,18 @@ typename L::M boxes_separated(const QueryLanes<L>& q) {
   using V = typename L::V;
   using M = typename L::M;
   // The swept boxes of the two primitives: VF {v} vs {f0, f1, f2}; EE {a0, a1} vs {b0, b1}.
-  constexpr int kFirstOfB = kType == QueryType::vertex_face ? 1 : 2;
+  const bool vf = kType == QueryType::vertex_face;
   M separated = L::lt(L::set(1), L::set(0));
   for (int axis = 0; axis < 3; ++axis) {
-    V amin = q.at(0, 0, axis), amax = amin, bmin = q.at(0, kFirstOfB, axis), bmax = bmin;
-    for (int time = 0; time < 2; ++time) {
-      for (int point = 0; point < 4; ++point) {
-        const V x = q.at(time, point, axis);
-        if (point < kFirstOfB) {
-          amin = L::min(amin, x), amax = L::max(amax, x);
-        } else {
-          bmin = L::min(bmin, x), bmax = L::max(bmax, x);
-        }
-      }
+    const auto x = [&](int time, int point) { return q.at(time, point, axis); };
+    const V a0 = L::min(x(0, 0), x(1, 0)), a1 = L::max(x(0, 0), x(1, 0));
+    const V amin = vf ? a0 : L::min(a0, L::min(x(0, 1), x(1, 1)));
+    const V amax = vf ? a1 : L::max(a1, L::max(x(0, 1), x(1, 1)));
+    V bmin = L::min(L::min(x(0, 2), x(1, 2)), L::min(x(0, 3), x(1, 3)));
+    V bmax = L::max(L::max(x(0, 2), x(1, 2)), L::max(x(0, 3), x(1, 3)));
+    if (vf) {
+      bmin = L::min(bmin, L::min(x(0, 1), x(1, 1)));
+      bmax = L::max(bmax, L::max(x(0, 1), x(1, 1)));
     }
     separated = L::either(separated, L::either(L::lt(amax, bmin), L::lt(bmax, amin)));
   }
@@ -185,16 +184,27 @@ inline constexpr double kCriticalGap = 0x1p-26;
 /// An uncertain piece is cut into this many equal parts before giving up.
 inline constexpr int kSubpieces = 4;
 
-/// Stage 2 on compacted candidates [i, i + lanes).
+/// Where stage 2 reads queries and their cubics and writes verdicts.
+struct SolveView {
+  const double* coord[24];
+  const double* cubic[8];
+  double* verdict;
+  double* toi;
+};
+
+/// Stage 2 on the candidates among queries [i, i + lanes) of the view.
 template <class L, QueryType kType>
-void solve(Tile& t, const double* const* coord, std::size_t i, double tolerance) {
+void solve(const SolveView& view, std::size_t i, double tolerance) {
   using V = typename L::V;
   using M = typename L::M;
-  const QueryLanes<L> q{coord, i};
-  const V b0 = L::load(t.candidate_cubic[0] + i), b1 = L::load(t.candidate_cubic[1] + i);
-  const V b2 = L::load(t.candidate_cubic[2] + i), b3 = L::load(t.candidate_cubic[3] + i);
-  const V e0 = L::load(t.candidate_cubic[4] + i), e1 = L::load(t.candidate_cubic[5] + i);
-  const V e2 = L::load(t.candidate_cubic[6] + i), e3 = L::load(t.candidate_cubic[7] + i);
+  const QueryLanes<L> q{view.coord, i};
+  const V b0 = L::load(view.cubic[0] + i), b1 = L::load(view.cubic[1] + i);
+  const V b2 = L::load(view.cubic[2] + i), b3 = L::load(view.cubic[3] + i);
+  const V e0 = L::load(view.cubic[4] + i), e1 = L::load(view.cubic[5] + i);
+  const V e2 = L::load(view.cubic[6] + i), e3 = L::load(view.cubic[7] + i);
+  const V before = L::load(view.verdict + i);
+  const M candidate = L::both(L::le(before, verdict_value<L>(Verdict::candidate)),
+                              L::ge(before, verdict_value<L>(Verdict::candidate)));
   const V error = blossom_error<L>(b0, b1, b2, b3, e0, e1, e2, e3);
   const V d0 = L::sub(b1, b0), d1 = L::sub(b2, b1), d2 = L::sub(b3, b2);
   const V derror = derivative_error<L>(d0, d1, d2, e0, e1, e2, e3);
@@ -208,22 +218,47 @@ void solve(Tile& t, const double* const* coord, std::size_t i, double tolerance)
   const V gap = L::select(monotone_everywhere, zero, L::set(kCriticalGap));
   const V c1 = L::max(zero, L::sub(r1, gap)), c2 = L::min(one, L::add(r1, gap));
   const V c3 = L::max(c2, L::sub(r2, gap)), c4 = L::max(c3, L::min(one, L::add(r2, gap)));
+  const auto cut = [&](int k) {
+    return k == 0 ? zero : k == 1 ? c1 : k == 2 ? c2 : k == 3 ? c3 : k == 4 ? c4 : one;
+  };
   V verdict = verdict_value<L>(Verdict::miss);
   V toi = L::set(std::numeric_limits<double>::infinity());
-  M open = L::le(zero, one);
-  for (int piece = 0; piece < 5 && L::any(open); ++piece) {
-    const V lo = piece == 0 ? zero : piece == 1 ? c1 : piece == 2 ? c2 : piece == 3 ? c3 : c4;
-    const V hi = piece == 0 ? c1 : piece == 1 ? c2 : piece == 2 ? c3 : piece == 3 ? c4 : one;
-    // An empty piece holds nothing its closed neighbours do not.
-    const M active = L::both(open, L::lt(lo, hi));
-    if (!L::any(active)) continue;
-    M no_root, one_root, rising, monotone;
-    V end_sign;
-    classify_piece<L>(b0, b1, b2, b3, error, d0, d1, d2, derror, monotone_everywhere, lo, hi,
-                      no_root, one_root, rising, monotone, end_sign);
-    M split = L::but_not(L::but_not(active, no_root), one_root);
-    settle_piece<L, kType>(q, b0, b1, b2, b3, error, L::but_not(active, split), no_root, one_root,
+  M open = candidate;
+  const M none = L::lt(one, zero);
+  // Each pass settles, for every open lane at once, its next piece that may
+  // hold a root (most lanes need one pass), so the costly refinement and
+  // inclusion run once per pass rather than once per piece.
+  V cursor = zero;  // the first piece a lane has not settled yet
+  for (int pass = 0; pass < 5 && L::any(open); ++pass) {
+    M found = none, one_root = none, rising = none, monotone = none;
+    V lo = zero, hi = zero, end_sign = zero, index = zero;
+    for (int k = 0; k < 5; ++k) {
+      const V a = cut(k), b = cut(k + 1);
+      // An empty piece holds nothing its closed neighbours do not.
+      const M want = L::both(L::but_not(open, found), L::both(L::le(cursor, L::set(k)), L::lt(a, b)));
+      if (!L::any(want)) continue;
+      M piece_no_root, piece_one_root, piece_rising, piece_monotone;
+      V piece_end_sign;
+      classify_piece<L>(b0, b1, b2, b3, error, d0, d1, d2, derror, monotone_everywhere, a, b,
+                        piece_no_root, piece_one_root, piece_rising, piece_monotone, piece_end_sign);
+      const M take = L::but_not(want, piece_no_root);
+      const auto merge = [&](M into, M from) { return L::either(L::but_not(into, take), L::both(take, from)); };
+      one_root = merge(one_root, piece_one_root);
+      rising = merge(rising, piece_rising);
+      monotone = merge(monotone, piece_monotone);
+      lo = L::select(take, a, lo), hi = L::select(take, b, hi);
+      end_sign = L::select(take, piece_end_sign, end_sign);
+      index = L::select(take, L::set(k), index);
+      found = L::either(found, take);
+    }
+    open = L::both(open, found);  // the others have no root left: misses
+    if (!L::any(open)) break;
+    cursor = L::add(index, one);
+    settle_piece<L, kType>(q, b0, b1, b2, b3, error, L::both(open, one_root), none, one_root,
                            rising, lo, hi, tolerance, verdict, toi, open);
+    // Pieces that could not be classified: a possible root near one end, or
+    // cut in parts.
+    M split = L::but_not(open, one_root);
     const M near_end = L::both(split, monotone);
     if (L::any(near_end)) {
       split = L::but_not(split, settle_near_end<L, kType>(q, b0, b1, b2, b3, error, near_end, end_sign,
@@ -233,14 +268,16 @@ void solve(Tile& t, const double* const* coord, std::size_t i, double tolerance)
     for (int part = 0; part < kSubpieces && L::any(L::both(open, split)); ++part) {
       const V a = L::add(lo, L::mul(L::set(part), step));
       const V b = part + 1 == kSubpieces ? hi : L::add(lo, L::mul(L::set(part + 1), step));
+      M part_no_root, part_one_root, part_rising, part_monotone;
+      V part_end_sign;
       classify_piece<L>(b0, b1, b2, b3, error, d0, d1, d2, derror, monotone_everywhere, a, b,
-                        no_root, one_root, rising, monotone, end_sign);
-      settle_piece<L, kType>(q, b0, b1, b2, b3, error, L::both(open, split), no_root, one_root,
-                             rising, a, b, tolerance, verdict, toi, open);
+                        part_no_root, part_one_root, part_rising, part_monotone, part_end_sign);
+      settle_piece<L, kType>(q, b0, b1, b2, b3, error, L::both(open, split), part_no_root,
+                             part_one_root, part_rising, a, b, tolerance, verdict, toi, open);
     }
   }
-  L::store(verdict, t.candidate_verdict + i);
-  L::store(toi, t.candidate_toi + i);
+  L::store(L::select(candidate, verdict, before), view.verdict + i);
+  L::store(toi, view.toi + i);  // +inf where not a candidate
 }
 
 }  // namespace detail
@@ -255,21 +292,26 @@ void decide_tile(Tile& t, double tolerance) {
   const std::size_t padded = detail::pad_to_vectors(t.coord, t.count, lanes);
   for (std::size_t i = 0; i < padded; i += lanes) detail::screen<L, kType>(t, coord, i);
 
+  const double candidate = static_cast<double>(static_cast<int>(Verdict::candidate));
   t.candidates = 0;
   for (std::size_t i = 0; i < t.count; ++i) {
-    if (t.verdict[i] != static_cast<double>(static_cast<int>(Verdict::candidate))) continue;
-    const std::size_t c = t.candidates++;
-    t.index[c] = static_cast<std::uint16_t>(i);
-    for (int k = 0; k < 24; ++k) t.candidate_coord[k][c] = t.coord[k][i];
-    for (int k = 0; k < 8; ++k) t.candidate_cubic[k][c] = t.cubic[k][i];
+    if (t.verdict[i] == candidate) t.index[t.candidates++] = static_cast<std::uint16_t>(i);
   }
   if (t.candidates == 0) return;
+  // Compacted, so that vectors of stage 2 are full.
+  for (std::size_t c = 0; c < t.candidates; ++c) {
+    for (int k = 0; k < 24; ++k) t.candidate_coord[k][c] = t.coord[k][t.index[c]];
+    for (int k = 0; k < 8; ++k) t.candidate_cubic[k][c] = t.cubic[k][t.index[c]];
+    t.candidate_verdict[c] = candidate;
+  }
   detail::pad_to_vectors(t.candidate_cubic, t.candidates, lanes);
   const std::size_t candidates_padded = detail::pad_to_vectors(t.candidate_coord, t.candidates, lanes);
-  for (int k = 0; k < 24; ++k) coord[k] = t.candidate_coord[k];
-  for (std::size_t i = 0; i < candidates_padded; i += lanes) {
-    detail::solve<L, kType>(t, coord, i, tolerance);
-  }
+  std::fill(t.candidate_verdict + t.candidates, t.candidate_verdict + candidates_padded, candidate);
+  detail::SolveView view;
+  for (int k = 0; k < 24; ++k) view.coord[k] = t.candidate_coord[k];
+  for (int k = 0; k < 8; ++k) view.cubic[k] = t.candidate_cubic[k];
+  view.verdict = t.candidate_verdict, view.toi = t.candidate_toi;
+  for (std::size_t i = 0; i < candidates_padded; i += lanes) detail::solve<L, kType>(view, i, tolerance);
   for (std::size_t c = 0; c < t.candidates; ++c) {
     t.verdict[t.index[c]] = t.candidate_verdict[c];
     t.toi[t.index[c]] = t.candidate_toi[c];

@@ -1,0 +1,70 @@
+// The kernel of include/simdccd/linear/ instantiated on Highway vectors, once
+// per compiled target (foreach_target.h re-includes this file for each, as
+// in hwy/examples/skeleton.cc), and the table of those instantiations.
+//
+// The kernel templates are defined outside any HWY_BEFORE_NAMESPACE region
+// (they are shared with the "double" and xsimd instantiations), so an
+// instantiation on HwyLanes does not itself carry the target's code
+// generation attributes, and GCC would not inline the target's vector ops
+// into it. The per-target entry points are therefore HWY_FLATTEN: the whole
+// tile kernel is inlined into a function compiled for the target.
+#include <cstdint>
+#include <vector>
+
+#include "hwy_dispatch.h"
+#include "simdccd/linear/tile_kernel.hpp"
+
+// foreach_target.h re-includes this path, relative to the source root (a
+// private include directory of the library).
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "dispatch/linear_ccd.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+
+#include "hwy_lanes-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace simdccd::linear::HWY_NAMESPACE {
+
+HWY_FLATTEN void DecideTileVF(Tile& tile, double tolerance) {
+  decide_tile<HwyLanes, QueryType::vertex_face>(tile, tolerance);
+}
+
+HWY_FLATTEN void DecideTileEE(Tile& tile, double tolerance) {
+  decide_tile<HwyLanes, QueryType::edge_edge>(tile, tolerance);
+}
+
+}  // namespace simdccd::linear::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace simdccd::linear {
+
+HWY_EXPORT(DecideTileVF);
+HWY_EXPORT(DecideTileEE);
+
+namespace dispatch {
+
+std::vector<HwyTarget> hwy_compiled_targets() {
+  std::vector<HwyTarget> targets;
+  // Highway numbers targets best first from the lowest bit.
+  for (std::int64_t left = HWY_TARGETS; left != 0; left &= left - 1) {
+    const std::int64_t target = left & -left;
+#if (HWY_TARGETS & (HWY_TARGETS - 1)) == 0
+    const std::size_t index = 0;  // a single target: one-entry tables
+#else
+    // The slot HWY_DYNAMIC_DISPATCH would use if `target` were the only
+    // supported one (see hwy::ChosenTarget::Update and GetIndex).
+    const std::size_t index = hwy::Num0BitsBelowLS1Bit_Nonzero64(static_cast<std::uint64_t>(
+        HWY_CHOSEN_TARGET_SHIFT(target) | HWY_CHOSEN_TARGET_MASK_SCALAR));
+#endif
+    const TileFunction vf = HWY_DISPATCH_TABLE(DecideTileVF)[index];
+    const TileFunction ee = HWY_DISPATCH_TABLE(DecideTileEE)[index];
+    if (vf != nullptr && ee != nullptr) targets.push_back({target, vf, ee});
+  }
+  return targets;
+}
+
+}  // namespace dispatch
+}  // namespace simdccd::linear
+#endif  // HWY_ONCE
