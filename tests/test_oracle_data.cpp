@@ -9,20 +9,14 @@
 #include "simdccd/exact_oracle.hpp"
 #include "simdccd/io/pair_json.hpp"
 #include "simdccd/io/query_csv.hpp"
+#include "test_data.hpp"
 
 namespace simdccd {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<fs::path> csv_files_under(const fs::path& dir) {
-  std::vector<fs::path> files;
-  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
-    if (entry.path().extension() == ".csv") files.push_back(entry.path());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
+using test::csv_files_under;
 
 struct Tally {
   int queries = 0, positives = 0, mismatches = 0;

@@ -6,7 +6,15 @@
 
 namespace simdccd::cli {
 
-Args::Args(std::span<const std::string_view> argv, std::span<const OptionSpec> options) {
+Args::Args(std::span<const std::string_view> argv, std::span<const OptionSpec> options,
+           std::span<const OptionSpec> more_options) {
+  const auto find_spec = [&](std::string_view name) -> const OptionSpec* {
+    for (const auto table : {options, more_options}) {
+      const auto it = std::ranges::find(table, name, &OptionSpec::name);
+      if (it != table.end()) return &*it;
+    }
+    return nullptr;
+  };
   for (std::size_t i = 0; i < argv.size(); ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--") {
@@ -20,8 +28,8 @@ Args::Args(std::span<const std::string_view> argv, std::span<const OptionSpec> o
     }
     const std::size_t eq = arg.find('=');
     const std::string_view name = arg.substr(0, eq);
-    const auto spec = std::ranges::find(options, name, &OptionSpec::name);
-    if (spec == options.end()) throw UsageError("unknown option '" + std::string(name) + "'");
+    const OptionSpec* spec = find_spec(name);
+    if (!spec) throw UsageError("unknown option '" + std::string(name) + "'");
     if (value(name)) throw UsageError("option " + std::string(name) + " given twice");
     std::string_view val;
     if (eq != std::string_view::npos) {

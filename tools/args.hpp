@@ -27,8 +27,10 @@ struct OptionSpec {
 /// `--` ends the options.
 class Args {
  public:
-  /// Throws UsageError for an unknown or repeated option or a missing value.
-  Args(std::span<const std::string_view> argv, std::span<const OptionSpec> options);
+  /// Accepts the options of both tables. Throws UsageError for an unknown or
+  /// repeated option or a missing value.
+  Args(std::span<const std::string_view> argv, std::span<const OptionSpec> options,
+       std::span<const OptionSpec> more_options = {});
 
   bool flag(std::string_view name) const { return value(name).has_value(); }
   /// The option's value ("" for a flag), nullopt when not given.

@@ -1,4 +1,5 @@
 // simdccd check: decide the queries of CSV files and compare with their truth.
+#include <cmath>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -6,23 +7,50 @@
 
 #include "args.hpp"
 #include "commands.hpp"
-#include "modes.hpp"
+#include "engine.hpp"
 #include "query_files.hpp"
 #include "report.hpp"
 #include "simdccd/io/query_csv.hpp"
 #include "tally.hpp"
 
 namespace simdccd::cli {
+namespace {
+
+bool same_number(const mpq_class& exact, double rounded) {
+  return std::isfinite(rounded) && exact == mpq_class(rounded);
+}
+
+/// The kernels' input: each query rounded to doubles. Returns how many changed.
+std::uint64_t to_doubles(std::span<const RationalQuery> queries, SoaBatch& batch) {
+  std::uint64_t rounded = 0;
+  batch.reserve(queries.size());
+  for (const RationalQuery& q : queries) {
+    const Query d = to_double(q);
+    bool exact = true;
+    for (std::size_t p = 0; p < 8; ++p) {
+      exact = exact && same_number(q.points[p].x, d.points[p].x) &&
+              same_number(q.points[p].y, d.points[p].y) &&
+              same_number(q.points[p].z, d.points[p].z);
+    }
+    rounded += !exact;
+    batch.push(d);
+  }
+  return rounded;
+}
+
+}  // namespace
 
 int run_check(std::span<const std::string_view> argv) {
   static constexpr OptionSpec kOptions[] = {
-      {"--type", true}, {"--mode", true}, {"--json", false}, {"--help", false}, {"-h", false}};
-  const Args args(argv, kOptions);
+      {"--type", true}, {"--json", false}, {"--help", false}, {"-h", false}};
+  const Args args(argv, kOptions, kEngineOptions);
   if (args.flag("--help") || args.flag("-h")) {
     print_usage();
     return kOk;
   }
-  const ModeEntry& mode = mode_entry(args.value("--mode"));
+  const Engine engine = Engine::from_args(args);
+  const std::optional<Engine> verifier =
+      args.flag("--verify") ? std::optional(engine.verifier()) : std::nullopt;
   std::optional<QueryType> forced_type;
   if (const auto t = args.value("--type")) forced_type = parse_query_type(*t);
   const bool json = args.flag("--json");
@@ -42,7 +70,8 @@ int run_check(std::span<const std::string_view> argv) {
     types.push_back(*type);
   }
 
-  if (!json) print_check_header(mode.mode, files.size());
+  const RunInfo run{engine, true, verifier.has_value()};
+  if (!json) print_check_header(run, files.size());
   Progress progress;
   Tally total;
   std::size_t without_truth = 0;
@@ -50,13 +79,17 @@ int run_check(std::span<const std::string_view> argv) {
     progress.set_stage("file " + std::to_string(i + 1) + "/" + std::to_string(files.size()));
     const QueryFile file = read_query_csv(files[i]);
     const std::vector<std::uint8_t> truth = find_truth(files[i], file);
-    const Tally tally = decide_and_count(mode.decide, types[i], file.queries, truth, progress);
+    SoaBatch doubles(types[i]);
+    const std::uint64_t rounded = to_doubles(file.queries, doubles);
+    Tally tally = decide_and_count(engine, Batch{doubles, file.queries}, truth,
+                                   verifier ? &*verifier : nullptr, progress);
+    tally.rounded = rounded;
     total += tally;
     const bool has_truth = !truth.empty();
     without_truth += !has_truth;
     progress.clear();
     if (!json) {
-      print_check_row(files[i].string(), types[i], tally, has_truth);
+      print_check_row(run, files[i].string(), types[i], tally, has_truth);
     } else if (!has_truth) {
       std::fprintf(stderr,
                    "note: %s has no truth: its queries count in neither false_negatives nor "
@@ -67,11 +100,13 @@ int run_check(std::span<const std::string_view> argv) {
   progress.finish();
 
   if (json) {
-    print_check_json(total, mode.mode);
+    print_check_json(run, total);
   } else {
-    print_check_total(total, files.size(), without_truth);
+    print_check_total(run, total, files.size(), without_truth);
   }
-  return total.false_negatives != 0 || total.invalid != 0 ? kCheckFailed : kOk;
+  const bool failed = total.false_negatives != 0 || total.invalid != 0 ||
+                      total.guarantee_violations(engine.mode()) != 0;
+  return failed ? kCheckFailed : kOk;
 }
 
 }  // namespace simdccd::cli

@@ -9,13 +9,14 @@ namespace simdccd::cli {
 
 enum ExitCode : int {
   kOk = 0,
-  kCheckFailed = 1,  ///< check: a false negative or an undecided (invalid) query
+  kCheckFailed = 1,  ///< a false negative, an invalid query, or (--verify) a broken guarantee
   kBadInput = 2,     ///< usage error, unreadable or malformed input
   kInternalError = 3,
 };
 
 int run_check(std::span<const std::string_view> args);
 int run_random(std::span<const std::string_view> args);
+int run_targets(std::span<const std::string_view> args);
 /// What `simdccd` without arguments runs.
 int run_default_job();
 

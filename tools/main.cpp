@@ -17,11 +17,36 @@ void print_usage() {
   std::printf(R"(simdccd: continuous collision detection (CCD) checks and workloads
 
 Usage:
-  simdccd                         the default job: the random workload, 100000
-                                  vf and 100000 ee queries, seed 1, mode oracle
-  simdccd check [--type vf|ee] [--mode M] [--json] PATH...
-  simdccd random [--type vf|ee] [--count N] [--seed S] [--mode M] [--json]
+  simdccd                  the default job: the random workload, 1000000 vf and
+                           1000000 ee queries, seed 1, mode exact, all cores,
+                           the active target; prints hits and queries/s
+  simdccd check [--type vf|ee] [KERNEL OPTIONS] [--json] PATH...
+  simdccd random [--type vf|ee] [--count N] [--seed S] [KERNEL OPTIONS] [--json]
+  simdccd targets
   simdccd help | --help | -h
+
+KERNEL OPTIONS, of check and random:
+  --mode M        how queries are decided (default: the first):
+)");
+  for (const ModeEntry& e : available_modes()) {
+    std::printf("    %-13s %.*s\n", std::string(to_string(e.mode)).c_str(), int(e.summary.size()),
+                e.summary.data());
+  }
+  std::printf(R"(  --target NAME   the kernel's implementation, any case: a runnable name of
+                  `simdccd targets` (Highway's AVX3, AVX2, SSE4, SSSE3, SCALAR;
+                  NEON, SVE, SVE2 on aarch64), "double" (the plain C++
+                  instantiation) or "xsimd" (the header-only entry, built for
+                  this build's xsimd::default_arch). Default: the active one,
+                  the best this CPU runs unless SIMDCCD_TARGET names another.
+                  Not with --mode oracle.
+  --threads N     threads, at most the cores (default: all). Highway targets
+                  and "double" run linear_ccd_parallel; xsimd and the oracle
+                  run the same tiling over oneTBB in this tool. The answers do
+                  not depend on the thread count or the target.
+  --verify        also decide every query with the exact oracle, on the same
+                  double query, and count disagreements: oracle false negatives
+                  (the oracle hits, the answer misses) and false positives.
+                  Queries reported invalid are not compared.
 
 check   Decides the queries of CSV files (a directory: its *.csv files,
         recursively, in sorted order) and compares them with their truth.
@@ -30,36 +55,51 @@ check   Decides the queries of CSV files (a directory: its *.csv files,
         Truth: the file's truth column; else, for <scene>/queries/<n>vf.csv,
         <scene>/mma_bool/<n>vf_mma_bool.json (likewise ee). A file without
         truth is decided and counted, but not checked: no FN/FP for it.
+        The kernels take doubles, so each rational query is rounded to
+        doubles first (to_double); FN and FP judge the answer against the
+        file's truth for the rational query, which a query whose numbers are
+        not all doubles (counted as rounded) may legitimately differ from.
+        The kernel's judge is the oracle on the double query: --verify.
+        --mode oracle decides the file's rational queries themselves.
         Prints per file and in total: queries, truth positives, positives
-        (hits), false negatives (FN), false positives (FP), invalid, seconds.
-        --json: only one object of the totals: mode, queries, truth_positives,
-        positives, false_negatives, false_positives, invalid, seconds.
+        (hits), false negatives (FN), false positives (FP), invalid,
+        uncertain, with --verify oracle_FN and oracle_FP, seconds, queries/s.
+        --json: only one object of the totals: mode, model ("linear"),
+        target, threads, queries, truth_positives, positives,
+        false_negatives, false_positives, invalid, uncertain, with --verify
+        oracle_false_negatives and oracle_false_positives, rounded,
+        seconds, queries_per_second.
 
 random  Decides the random workload of the fastCCD paper: each query is 24
         draws of uniform_real_distribution(0,1) from std::mt19937_64(seed),
         in row order (8 points, each x, y, z); each type starts from the seed.
         --type vf|ee  only this type (default: vf, then ee)
-        --count N     queries per type (default 100000)
+        --count N     queries per type (default 1000000; 100000 with --mode
+                      oracle, which takes about 0.2 ms a query)
         --seed S      (default 1)
-        Prints per type: queries, positives (hits), odd and even hits (by the
-        parity of the contact roots; always-coplanar hits count as even),
-        invalid, seconds.
-        --json: one object per type, each on its own line: type, mode,
-        queries, positives, odd, even, invalid, seconds.
+        Prints per type: queries, positives (hits), with --mode oracle odd and
+        even hits (by the parity of the contact roots, which only the oracle
+        counts; always-coplanar hits count as even), invalid, uncertain, with
+        --verify oracle_FN and oracle_FP, seconds, queries/s; then a total.
+        --json: one object per type, each on its own line: type, mode, model,
+        target, threads, queries, positives, with --mode oracle odd and even,
+        invalid, uncertain, with --verify oracle_false_negatives and
+        oracle_false_positives, seconds, queries_per_second.
 
---mode M  how queries are decided (default: the first):
-)");
-  for (const ModeEntry& e : available_modes()) {
-    std::printf("          %-13s %.*s\n", std::string(to_string(e.mode)).c_str(),
-                int(e.summary.size()), e.summary.data());
-  }
-  std::printf(R"(
-Invalid queries (not decided, e.g. non-finite coordinates) are counted as
-invalid, never as hits or misses. Seconds count only the time inside the CCD
-calls, not reading or generating queries. Runs over 2 s show progress on stderr.
+targets Lists the implementations compiled in, those this CPU runs, the
+        active one, and the architecture of the xsimd entry.
 
-Exit status: 0 done; 1 check found a false negative or an invalid query;
-2 usage error, or unreadable or malformed input; 3 internal error.
+Uncertain queries are those the kernel could not certify: hits in
+conservative mode, decided by the oracle in exact mode. Invalid queries (not
+decided: non-finite coordinates, or magnitudes over 2^60 for the kernels) are
+counted as invalid, never as hits or misses. Seconds count only the time
+inside the CCD calls, not reading, converting or generating queries, nor the
+oracle of --verify. Runs over 2 s show progress on stderr.
+
+Exit status: 0 done; 1 check found a false negative or an invalid query, or
+--verify found a disagreement the mode rules out (exact: any; conservative:
+an oracle false negative); 2 usage error (an unknown or unrunnable --target
+too), or unreadable or malformed input; 3 internal error.
 )");
 }
 
@@ -71,6 +111,7 @@ int dispatch(std::span<const std::string_view> args) {
   const auto rest = args.subspan(1);
   if (command == "check") return run_check(rest);
   if (command == "random") return run_random(rest);
+  if (command == "targets") return run_targets(rest);
   if (command == "help" || command == "--help" || command == "-h") {
     print_usage();
     return kOk;

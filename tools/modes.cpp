@@ -1,38 +1,28 @@
 #include "modes.hpp"
 
-#include <algorithm>
 #include <array>
 #include <string>
 
 #include "args.hpp"
-#include "simdccd/exact_oracle.hpp"
 
 namespace simdccd::cli {
 namespace {
 
-void decide_oracle(QueryType type, std::span<const RationalQuery> queries,
-                   std::span<Result> results) {
-  for (std::size_t i = 0; i < queries.size(); ++i) results[i] = exact_ccd(type, queries[i]);
-}
-
 constexpr std::array kModes{
-    ModeEntry{Mode::oracle, &decide_oracle, "every query decided by the exact rational oracle"},
+    ModeEntry{Mode::exact, "SIMD kernel; the oracle decides what it cannot certify"},
+    ModeEntry{Mode::conservative, "SIMD kernel; what it cannot certify counts as a hit"},
+    ModeEntry{Mode::oracle, "the exact rational oracle decides every query (slow)"},
 };
 
 }  // namespace
 
 std::span<const ModeEntry> available_modes() { return kModes; }
 
-const ModeEntry& mode_entry(std::optional<std::string_view> name) {
-  if (!name) return kModes.front();
-  const auto it =
-      std::ranges::find_if(kModes, [&](const ModeEntry& e) { return to_string(e.mode) == *name; });
-  if (it != kModes.end()) return *it;
-  std::string names;
-  for (const ModeEntry& e : kModes)
-    names += (names.empty() ? "" : ", ") + std::string(to_string(e.mode));
-  const std::string why = parse_mode(*name) ? "is not available yet" : "is unknown";
-  throw UsageError("mode '" + std::string(*name) + "' " + why + " (available: " + names + ")");
+Mode parse_mode_option(std::optional<std::string_view> name) {
+  if (!name) return kModes.front().mode;
+  if (const std::optional<Mode> mode = parse_mode(*name)) return *mode;
+  throw UsageError("--mode must be exact, conservative or oracle, not '" + std::string(*name) +
+                   "'");
 }
 
 }  // namespace simdccd::cli

@@ -1,4 +1,4 @@
-// Which function decides a batch of queries in each --mode.
+// The --mode values the tool offers, with their one-line summaries.
 #pragma once
 
 #include <optional>
@@ -6,28 +6,18 @@
 #include <string_view>
 
 #include "simdccd/options.hpp"
-#include "simdccd/query.hpp"
-#include "simdccd/rational_query.hpp"
-#include "simdccd/result.hpp"
 
 namespace simdccd::cli {
 
-/// Decides queries[i] into results[i] (same sizes), all of one type.
-using DecideBatch = void (*)(QueryType type, std::span<const RationalQuery> queries,
-                             std::span<Result> results);
-
 struct ModeEntry {
   Mode mode;
-  DecideBatch decide;
   std::string_view summary;  ///< one line for --help
 };
 
-/// The modes the tool runs, default first. New kernels add a row here and
-/// every command and the benchmark pick them up.
+/// Every mode, the default (exact) first.
 std::span<const ModeEntry> available_modes();
 
-/// The entry for `--mode NAME`, the default (first) one for nullopt;
-/// UsageError when NAME is unknown or not available yet.
-const ModeEntry& mode_entry(std::optional<std::string_view> name);
+/// `--mode NAME`, the default for nullopt; UsageError for an unknown name.
+Mode parse_mode_option(std::optional<std::string_view> name);
 
 }  // namespace simdccd::cli

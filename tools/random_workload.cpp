@@ -1,24 +1,19 @@
 #include "random_workload.hpp"
 
 #include <algorithm>
-#include <vector>
-
-#include "simdccd/rational_query.hpp"
 
 namespace simdccd::cli {
 
-Tally decide_random(DecideBatch decide, QueryType type, std::uint64_t count, std::uint64_t seed,
-                    Progress& progress) {
-  // Bounded so that memory stays small for any count (a rational query is large).
-  constexpr std::uint64_t kChunk = 4096;
+Tally decide_random(const Engine& engine, QueryType type, std::uint64_t count, std::uint64_t seed,
+                    const Engine* verifier, Progress& progress) {
+  constexpr std::uint64_t kChunk = 1 << 18;  // 48 MiB of doubles
   RandomWorkload workload(seed);
-  std::vector<RationalQuery> chunk;
+  SoaBatch chunk(type);
   Tally tally;
   for (std::uint64_t done = 0; done < count; done += chunk.size()) {
     chunk.clear();
-    const std::uint64_t n = std::min(kChunk, count - done);
-    for (std::uint64_t i = 0; i < n; ++i) chunk.push_back(to_rational(workload.next()));
-    tally += decide_and_count(decide, type, chunk, {}, progress);
+    workload.fill(chunk, std::min(kChunk, count - done));
+    tally += decide_and_count(engine, Batch{chunk}, {}, verifier, progress);
   }
   return tally;
 }

@@ -5,6 +5,7 @@
 #include <random>
 
 #include "simdccd/query.hpp"
+#include "soa_batch.hpp"
 #include "tally.hpp"
 
 namespace simdccd::cli {
@@ -24,14 +25,20 @@ class RandomWorkload {
     return q;
   }
 
+  /// Appends `count` queries to `batch`.
+  void fill(SoaBatch& batch, std::uint64_t count) {
+    batch.reserve(batch.size() + count);
+    for (std::uint64_t i = 0; i < count; ++i) batch.push(next());
+  }
+
  private:
   std::mt19937_64 rng_;
   std::uniform_real_distribution<double> uniform_{0.0, 1.0};
 };
 
 /// Decides `count` queries of RandomWorkload(seed) as `type`, generated a
-/// few thousand at a time; only the deciding is timed.
-Tally decide_random(DecideBatch decide, QueryType type, std::uint64_t count, std::uint64_t seed,
-                    Progress& progress);
+/// chunk at a time so that memory stays small; only the deciding is timed.
+Tally decide_random(const Engine& engine, QueryType type, std::uint64_t count, std::uint64_t seed,
+                    const Engine* verifier, Progress& progress);
 
 }  // namespace simdccd::cli

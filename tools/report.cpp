@@ -1,23 +1,101 @@
 #include "report.hpp"
 
 #include <cstdio>
+#include <vector>
 
 namespace simdccd::cli {
 namespace {
 
 using ull = unsigned long long;
 
-// A count, or "-" where the file has no truth to count against.
-std::string count_or_dash(std::uint64_t n, bool known) { return known ? std::to_string(n) : "-"; }
-
 std::string plural(std::uint64_t n, const std::string& noun) {
   return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
+struct Cell {
+  const char* header;
+  int width;
+  std::string text;
+};
+
+/// The counting columns of a table row, in order. `has_truth` false: "-" in
+/// the truth columns. With a default Tally, the headers alone are what count.
+std::vector<Cell> tally_cells(const RunInfo& run, const Tally& t, bool has_truth) {
+  const auto num = [](std::uint64_t n) { return std::to_string(n); };
+  const auto truth = [&](std::uint64_t n) { return has_truth ? num(n) : "-"; };
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%.3f", t.seconds);
+  std::vector<Cell> cells{{"queries", 9, num(t.queries)}};
+  if (run.truth) cells.push_back({"truth_pos", 9, truth(t.truth_positives)});
+  cells.push_back({"positives", 9, num(t.positives)});
+  if (run.parity()) {
+    cells.push_back({"odd", 8, num(t.odd)});
+    cells.push_back({"even", 8, num(t.even)});
+  }
+  if (run.truth) {
+    cells.push_back({"FN", 6, truth(t.false_negatives)});
+    cells.push_back({"FP", 6, truth(t.false_positives)});
+  }
+  cells.push_back({"invalid", 7, num(t.invalid)});
+  cells.push_back({"uncertain", 9, num(t.stats.uncertain)});
+  if (run.verify) {
+    cells.push_back({"oracle_FN", 9, num(t.oracle_false_negatives)});
+    cells.push_back({"oracle_FP", 9, num(t.oracle_false_positives)});
+  }
+  cells.push_back({"seconds", 9, seconds});
+  cells.push_back({"queries/s", 9, format_rate(t.queries_per_second())});
+  return cells;
+}
+
+void print_cells(const std::vector<Cell>& cells, bool headers) {
+  for (const Cell& c : cells) std::printf(" %*s", c.width, headers ? c.header : c.text.c_str());
+}
+
+/// The table's first column, its counting columns, and optionally a label after them.
+void print_row(const RunInfo& run, std::string_view first, const Tally* t, bool has_truth,
+               std::string_view last) {
+  std::printf("%-5.*s", int(first.size()), first.data());
+  print_cells(tally_cells(run, t ? *t : Tally{}, has_truth), t == nullptr);
+  std::printf("%s%.*s\n", last.empty() ? "" : "  ", int(last.size()), last.data());
+}
+
+JsonObject json_of(const RunInfo& run, const Tally& t, JsonObject j = {}) {
+  j.add("mode", to_string(run.engine.mode()))
+      .add("model", "linear")
+      .add("target", run.engine.target())
+      .add("threads", std::uint64_t(run.engine.threads()))
+      .add("queries", t.queries);
+  if (run.truth) j.add("truth_positives", t.truth_positives);
+  j.add("positives", t.positives);
+  if (run.parity()) j.add("odd", t.odd).add("even", t.even);
+  if (run.truth)
+    j.add("false_negatives", t.false_negatives).add("false_positives", t.false_positives);
+  j.add("invalid", t.invalid).add("uncertain", t.stats.uncertain);
+  if (run.verify) {
+    j.add("oracle_false_negatives", t.oracle_false_negatives)
+        .add("oracle_false_positives", t.oracle_false_positives);
+  }
+  if (run.truth) j.add("rounded", t.rounded);
+  return j.add("seconds", t.seconds).add("queries_per_second", t.queries_per_second());
+}
+
+// What the totals add after the counts: the oracle check and throughput.
+std::string verify_and_rate(const RunInfo& run, const Tally& t) {
+  std::string s;
+  if (run.verify) {
+    s += ", oracle disagreements: " + std::to_string(t.oracle_false_negatives) +
+         " false negatives, " + std::to_string(t.oracle_false_positives) + " false positives";
+  }
+  char rate[96];
+  std::snprintf(rate, sizeof rate, "; %.3f s in CCD calls, %s queries/s", t.seconds,
+                format_rate(t.queries_per_second()).c_str());
+  return s + rate;
 }
 
 }  // namespace
 
 JsonObject& JsonObject::add(std::string_view k, std::string_view value) {
-  // Only fixed names (modes, types) are printed, so no escaping is needed.
+  // Only fixed names (modes, types, targets) are printed, so no escaping is needed.
   key(k);
   text_ += '"';
   text_ += value;
@@ -47,80 +125,82 @@ void JsonObject::key(std::string_view k) {
 
 void JsonObject::print() const { std::printf("%s}\n", text_.c_str()); }
 
-void print_check_header(Mode mode, std::size_t files) {
-  std::printf("simdccd check: mode %s, %s\n", std::string(to_string(mode)).c_str(),
-              plural(files, "file").c_str());
-  std::printf("%-5s %9s %9s %9s %7s %7s %7s %9s  %s\n", "type", "queries", "truth_pos", "positives",
-              "FN", "FP", "invalid", "seconds", "file");
+std::string RunInfo::describe() const {
+  return "mode " + std::string(to_string(engine.mode())) + ", target " + engine.target() + ", " +
+         plural(engine.threads(), "thread") + (verify ? ", verified by the oracle" : "");
 }
 
-void print_check_row(std::string_view label, QueryType type, const Tally& t, bool has_truth) {
-  std::printf("%-5s %9llu %9s %9llu %7s %7s %7llu %9.3f  %.*s%s\n",
-              std::string(to_string(type)).c_str(), ull(t.queries),
-              count_or_dash(t.truth_positives, has_truth).c_str(), ull(t.positives),
-              count_or_dash(t.false_negatives, has_truth).c_str(),
-              count_or_dash(t.false_positives, has_truth).c_str(), ull(t.invalid), t.seconds,
-              int(label.size()), label.data(), has_truth ? "" : "  (no truth: not checked)");
+std::string format_rate(double r) {
+  char buf[32];
+  if (r >= 1e6) {
+    std::snprintf(buf, sizeof buf, "%.1fM", r / 1e6);
+  } else if (r >= 1e3) {
+    std::snprintf(buf, sizeof buf, "%.1fk", r / 1e3);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.0f", r);
+  }
+  return buf;
 }
 
-void print_check_total(const Tally& t, std::size_t files, std::size_t files_without_truth) {
+void print_check_header(const RunInfo& run, std::size_t files) {
+  std::printf("simdccd check: %s, %s\n", plural(files, "file").c_str(), run.describe().c_str());
+  print_row(run, "type", nullptr, true, "file");
+}
+
+void print_check_row(const RunInfo& run, std::string_view label, QueryType type, const Tally& tally,
+                     bool has_truth) {
+  print_row(run, to_string(type), &tally, has_truth,
+            has_truth ? label : std::string(label) + "  (no truth: not checked)");
+}
+
+void print_check_total(const RunInfo& run, const Tally& t, std::size_t files,
+                       std::size_t files_without_truth) {
   std::printf(
       "total: %s, %llu queries, %llu truth positives, %llu positives, %llu false negatives, "
-      "%llu false positives, %llu invalid, %.3f s in CCD calls (%.2f us/query)\n",
+      "%llu false positives, %llu invalid, %llu uncertain%s\n",
       plural(files, "file").c_str(), ull(t.queries), ull(t.truth_positives), ull(t.positives),
-      ull(t.false_negatives), ull(t.false_positives), ull(t.invalid), t.seconds,
-      t.micros_per_query());
+      ull(t.false_negatives), ull(t.false_positives), ull(t.invalid), ull(t.stats.uncertain),
+      verify_and_rate(run, t).c_str());
   if (files_without_truth != 0) {
     std::printf(
         "note: %s without truth (marked -): their queries count in all but truth positives, "
         "false negatives and false positives\n",
         plural(files_without_truth, "file").c_str());
   }
+  if (t.rounded != 0 && run.engine.mode() != Mode::oracle) {
+    std::printf(
+        "note: %llu queries are not exact in doubles: the kernel decided their rounding, whose "
+        "answer may differ from the file's truth (--verify judges the rounded query)\n",
+        ull(t.rounded));
+  }
 }
 
-void print_check_json(const Tally& t, Mode mode) {
-  JsonObject()
-      .add("mode", to_string(mode))
-      .add("queries", t.queries)
-      .add("truth_positives", t.truth_positives)
-      .add("positives", t.positives)
-      .add("false_negatives", t.false_negatives)
-      .add("false_positives", t.false_positives)
-      .add("invalid", t.invalid)
-      .add("seconds", t.seconds)
-      .print();
-}
+void print_check_json(const RunInfo& run, const Tally& total) { json_of(run, total).print(); }
 
-void print_random_header(Mode mode, std::span<const QueryType> types, std::uint64_t count,
+void print_random_header(const RunInfo& run, std::span<const QueryType> types, std::uint64_t count,
                          std::uint64_t seed) {
   std::string queries;
   for (const QueryType type : types) {
     queries += (queries.empty() ? "" : " and ") + std::to_string(count) + " " +
                std::string(to_string(type));
   }
-  std::printf("random workload: %s queries, seed %llu, mode %s\n", queries.c_str(), ull(seed),
-              std::string(to_string(mode)).c_str());
-  std::printf("%-5s %9s %9s %9s %9s %7s %9s %9s\n", "type", "queries", "positives", "odd", "even",
-              "invalid", "seconds", "us/query");
+  std::printf("random workload: %s queries, seed %llu, %s\n", queries.c_str(), ull(seed),
+              run.describe().c_str());
+  print_row(run, "type", nullptr, true, "");
 }
 
-void print_random_row(QueryType type, const Tally& t) {
-  std::printf("%-5s %9llu %9llu %9llu %9llu %7llu %9.3f %9.2f\n",
-              std::string(to_string(type)).c_str(), ull(t.queries), ull(t.positives), ull(t.odd),
-              ull(t.even), ull(t.invalid), t.seconds, t.micros_per_query());
+void print_random_row(const RunInfo& run, QueryType type, const Tally& tally) {
+  print_row(run, to_string(type), &tally, true, "");
 }
 
-void print_random_json(QueryType type, const Tally& t, Mode mode) {
-  JsonObject()
-      .add("type", to_string(type))
-      .add("mode", to_string(mode))
-      .add("queries", t.queries)
-      .add("positives", t.positives)
-      .add("odd", t.odd)
-      .add("even", t.even)
-      .add("invalid", t.invalid)
-      .add("seconds", t.seconds)
-      .print();
+void print_random_total(const RunInfo& run, const Tally& t) {
+  std::printf("total: %llu queries, %llu positives, %llu invalid, %llu uncertain%s\n",
+              ull(t.queries), ull(t.positives), ull(t.invalid), ull(t.stats.uncertain),
+              verify_and_rate(run, t).c_str());
+}
+
+void print_random_json(const RunInfo& run, QueryType type, const Tally& tally) {
+  json_of(run, tally, JsonObject().add("type", to_string(type))).print();
 }
 
 }  // namespace simdccd::cli

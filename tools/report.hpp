@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "simdccd/options.hpp"
+#include "engine.hpp"
 #include "simdccd/query.hpp"
 #include "tally.hpp"
 
@@ -25,18 +25,34 @@ class JsonObject {
   std::string text_;
 };
 
-// check: a title and one row per file, then the total.
-void print_check_header(Mode mode, std::size_t files);
-/// `has_truth` false: the truth, false negative and false positive columns show "-".
-void print_check_row(std::string_view label, QueryType type, const Tally& tally, bool has_truth);
-/// Files without truth are counted in `total` except for truth, FN and FP.
-void print_check_total(const Tally& total, std::size_t files, std::size_t files_without_truth);
-void print_check_json(const Tally& total, Mode mode);
+/// How a run was made, and so which columns its tables show.
+struct RunInfo {
+  const Engine& engine;
+  bool truth;   ///< check: truth, FN and FP columns
+  bool verify;  ///< --verify: oracle disagreement columns
+  bool parity() const { return engine.mode() == Mode::oracle; }
+  /// "mode exact, target AVX2, 2 threads"
+  std::string describe() const;
+};
 
-// random: a title and one row, or one JSON object, per query type.
-void print_random_header(Mode mode, std::span<const QueryType> types, std::uint64_t count,
+/// Queries per second, short: "52.3M", "4.1k".
+std::string format_rate(double queries_per_second);
+
+// check: a title and one row per file, then the total.
+void print_check_header(const RunInfo& run, std::size_t files);
+/// `has_truth` false: the truth, false negative and false positive columns show "-".
+void print_check_row(const RunInfo& run, std::string_view label, QueryType type, const Tally& tally,
+                     bool has_truth);
+/// Files without truth are counted in `total` except for truth, FN and FP.
+void print_check_total(const RunInfo& run, const Tally& total, std::size_t files,
+                       std::size_t files_without_truth);
+void print_check_json(const RunInfo& run, const Tally& total);
+
+// random: a title and one row, or one JSON object, per query type; a total for both.
+void print_random_header(const RunInfo& run, std::span<const QueryType> types, std::uint64_t count,
                          std::uint64_t seed);
-void print_random_row(QueryType type, const Tally& tally);
-void print_random_json(QueryType type, const Tally& tally, Mode mode);
+void print_random_row(const RunInfo& run, QueryType type, const Tally& tally);
+void print_random_total(const RunInfo& run, const Tally& total);
+void print_random_json(const RunInfo& run, QueryType type, const Tally& tally);
 
 }  // namespace simdccd::cli

@@ -1,0 +1,14 @@
+// The two benchmarks of simdccd_bench; each takes the arguments after its name.
+#pragma once
+
+#include <span>
+#include <string_view>
+
+namespace simdccd::bench {
+
+/// Queries per second of every implementation, thread count and mode.
+int run_kernel_bench(std::span<const std::string_view> args);
+/// Microseconds per query of the exact oracle on one thread.
+int run_oracle_bench(std::span<const std::string_view> args);
+
+}  // namespace simdccd::bench

@@ -1,0 +1,38 @@
+// The kernel benchmark's measurements and their outputs: the printed table,
+// the TSV file and the bar chart.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bar_chart.hpp"
+#include "simdccd/linear_ccd.hpp"
+
+namespace simdccd::bench {
+
+/// The target every ratio is taken against, on one thread.
+inline constexpr std::string_view kBaseline = "double";
+
+struct Measurement {
+  std::string workload;  ///< "random vf", "simulation ee"
+  Mode mode;
+  std::string target;
+  int threads;
+  std::size_t queries;  ///< in one pass
+  double rate;          ///< queries per second
+  double ratio;         ///< to the baseline on one thread (0: none measured)
+  BatchStats stats;     ///< of one pass
+};
+
+void print_header();
+/// `hits_differ`: flags an implementation whose answers differ from the baseline's.
+void print_row(const Measurement& m, bool hits_differ);
+/// The rows as TSV, after `header` (comment lines).
+std::string tsv_of(const std::vector<Measurement>& rows, const std::string& header);
+/// One panel per mode, a group per workload and thread count, a bar per target.
+BarChart chart_of(const std::vector<Measurement>& rows, const std::vector<std::string>& targets,
+                  const std::string& cpu);
+
+}  // namespace simdccd::bench

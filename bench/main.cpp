@@ -1,0 +1,26 @@
+// simdccd_bench: the kernels' queries per second (default), or the oracle's
+// microseconds per query (`simdccd_bench oracle`).
+#include <cstdio>
+#include <exception>
+#include <string_view>
+#include <vector>
+
+#include "args.hpp"
+#include "benches.hpp"
+
+int main(int argc, char** argv) {
+  using namespace simdccd;
+  const std::vector<std::string_view> args(argv + 1, argv + argc);
+  try {
+    if (!args.empty() && args[0] == "oracle")
+      return bench::run_oracle_bench(std::span(args).subspan(1));
+    return bench::run_kernel_bench(args);
+  } catch (const cli::UsageError& e) {
+    std::fprintf(stderr, "simdccd_bench: %s\nTry 'simdccd_bench --help'.\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    // ParseError and InputError name the file; anything else is unexpected alike here.
+    std::fprintf(stderr, "simdccd_bench: %s\n", e.what());
+    return 2;
+  }
+}

@@ -1,0 +1,350 @@
+// Every implementation of the linear kernels (each runnable Highway target,
+// "double", and the xsimd entry) in both floating-point modes, against the
+// exact oracle:
+// - exact mode: every hit equals the oracle's; certified hits have
+//   oracle toi_lo - tolerance <= toi <= oracle toi_hi; fallbacks carry the
+//   oracle's toi_lo;
+// - conservative mode: no false negative (a superset of exact mode's hits,
+//   and the same certified answers); every true hit has toi <= oracle toi_hi;
+// - all implementations give bit-identical hit, toi and status.
+// Workloads: the bundled sample queries and simulation query files (their
+// rational coordinates rounded to doubles; the oracle judges the rounded
+// query, not the CSV's truth column), and 100k random VF + 100k EE queries
+// (the fastCCD random workload) with the oracle run on every query.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cctype>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "simdccd/exact_oracle.hpp"
+#include "simdccd/io/query_csv.hpp"
+#include "simdccd/linear_ccd.hpp"
+#include "simdccd/targets.hpp"
+#include "simdccd/xsimd.hpp"
+#include "test_data.hpp"
+
+namespace simdccd {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr double kTolerance = 1e-9;
+
+/// Queries as structure of arrays (no padding, vectors not aligned).
+struct Soa {
+  std::vector<double> storage;
+  SoaQueries view;
+
+  Soa(QueryType type, const std::vector<Query>& queries) {
+    const std::size_t n = queries.size();
+    storage.resize(24 * n + 1);
+    view.type = type;
+    view.count = n;
+    for (int k = 0; k < 24; ++k) {
+      double* column = storage.data() + 1 + k * n;
+      view.coord[k] = column;
+      for (std::size_t i = 0; i < n; ++i) {
+        const Vec3& p = queries[i].points[k / 3];
+        column[i] = k % 3 == 0 ? p.x : k % 3 == 1 ? p.y : p.z;
+      }
+    }
+  }
+  Soa(const Soa&) = delete;
+};
+
+struct Answers {
+  std::vector<std::uint8_t> hit;
+  std::vector<double> toi;
+  std::vector<Status> status;
+  BatchStats stats;
+  double seconds = 0;
+  explicit Answers(std::size_t n) : hit(n, 7), toi(n, -1), status(n, Status::exact) {}
+  BatchResults view() { return {hit.data(), toi.data(), status.data()}; }
+};
+
+/// An implementation under test: a name and how to run a batch on it.
+struct Implementation {
+  std::string name;
+  bool xsimd = false;
+};
+
+std::vector<Implementation> implementations_under_test() {
+  std::vector<Implementation> all;
+  for (const std::string& name : runnable_implementations()) all.push_back({name, false});
+  all.push_back({std::string("xsimd:") + xsimd::default_arch::name(), true});
+  return all;
+}
+
+/// Restores the automatic choice when a test case ends, however it ends.
+struct RestoreAuto {
+  ~RestoreAuto() { set_implementation("auto"); }
+};
+
+Answers run(const Implementation& impl, const Soa& soa, Mode mode) {
+  Answers a(soa.view.count);
+  const Options options{mode, kTolerance};
+  const auto start = std::chrono::steady_clock::now();
+  if (impl.xsimd) {
+    a.stats = linear_ccd_xsimd(soa.view, options, a.view(), 0, soa.view.count);
+  } else {
+    REQUIRE(set_implementation(impl.name));
+    REQUIRE(active_implementation() == impl.name);
+    a.stats = linear_ccd(soa.view, options, a.view(), 0, soa.view.count);
+  }
+  a.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return a;
+}
+
+/// The oracle on every query, on all cores.
+std::vector<Result> oracle_answers(QueryType type, const std::vector<Query>& queries) {
+  std::vector<Result> results(queries.size());
+  std::atomic<std::size_t> next{0};
+  const auto worker = [&] {
+    constexpr std::size_t kChunk = 256;
+    for (std::size_t begin; (begin = next.fetch_add(kChunk)) < queries.size();) {
+      const std::size_t end = std::min(queries.size(), begin + kChunk);
+      for (std::size_t i = begin; i < end; ++i) results[i] = exact_ccd(type, queries[i]);
+    }
+  };
+  std::vector<std::thread> threads;
+  const unsigned n = std::max(1u, std::thread::hardware_concurrency());
+  for (unsigned t = 1; t < n; ++t) threads.emplace_back(worker);
+  worker();
+  for (std::thread& t : threads) t.join();
+  return results;
+}
+
+bool same_bits(double a, double b) {
+  return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+}
+
+/// Counts of disagreements; all must be zero.
+struct Findings {
+  std::uint64_t false_negatives = 0, false_positives = 0, toi_out_of_bounds = 0, status_wrong = 0;
+  std::uint64_t not_identical = 0;  ///< differs from the reference implementation
+  std::uint64_t hits = 0, uncertain = 0;
+};
+
+void report_first(std::uint64_t& counter, const std::string& what, std::size_t i) {
+  if (counter++ < 5) MESSAGE(what, " at query ", i);
+}
+
+/// Checks one implementation's answers in `mode` against the oracle and the
+/// reference implementation's answers (nullptr for the reference itself).
+Findings judge(const Answers& a, Mode mode, const std::vector<Result>& oracle,
+               const Answers* reference, const Answers* exact_of_same) {
+  Findings f;
+  for (std::size_t i = 0; i < oracle.size(); ++i) {
+    const Result& o = oracle[i];
+    const bool hit = a.hit[i] != 0;
+    REQUIRE(a.hit[i] <= 1);
+    f.hits += hit;
+    if (reference != nullptr &&
+        (reference->hit[i] != a.hit[i] || !same_bits(reference->toi[i], a.toi[i]) ||
+         reference->status[i] != a.status[i])) {
+      report_first(f.not_identical, "differs from the reference", i);
+    }
+    if (o.status == Status::invalid_input) {
+      if (hit || a.status[i] != Status::invalid_input) report_first(f.status_wrong, "invalid input", i);
+      continue;
+    }
+    if (o.hit && !hit) report_first(f.false_negatives, "false negative", i);
+    if (mode == Mode::exact) {
+      if (hit && !o.hit) report_first(f.false_positives, "false positive", i);
+      if (a.status[i] == Status::uncertain) report_first(f.status_wrong, "uncertain in exact mode", i);
+      if (a.status[i] == Status::exact) {
+        ++f.uncertain;
+        if (a.hit[i] != o.hit || !same_bits(a.toi[i], o.toi_lo)) {
+          report_first(f.status_wrong, "fallback differs from the oracle", i);
+        }
+      }
+      if (hit && o.hit && a.status[i] == Status::certified &&
+          !(o.toi_lo - kTolerance <= a.toi[i] && a.toi[i] <= o.toi_hi)) {
+        report_first(f.toi_out_of_bounds, "certified toi out of bounds", i);
+      }
+    } else {
+      f.uncertain += a.status[i] == Status::uncertain;
+      if (a.status[i] == Status::exact) report_first(f.status_wrong, "exact status in conservative mode", i);
+      if (hit && !o.hit) ++f.false_positives;  // allowed for uncertain queries only (below)
+      if (hit && !o.hit && a.status[i] != Status::uncertain) {
+        report_first(f.status_wrong, "certified false positive", i);
+      }
+      if (hit && o.hit && !(a.toi[i] <= o.toi_hi)) report_first(f.toi_out_of_bounds, "toi too late", i);
+      if (!hit && a.toi[i] != std::numeric_limits<double>::infinity()) {
+        report_first(f.status_wrong, "miss with a finite toi", i);
+      }
+      // Same kernel decisions as exact mode: certified answers agree, and the
+      // uncertain ones are exactly those exact mode sent to the oracle.
+      if (exact_of_same != nullptr) {
+        const bool fallback = exact_of_same->status[i] == Status::exact;
+        if (fallback != (a.status[i] == Status::uncertain) ||
+            (!fallback && (exact_of_same->hit[i] != a.hit[i] ||
+                           !same_bits(exact_of_same->toi[i], a.toi[i])))) {
+          report_first(f.status_wrong, "conservative and exact modes disagree", i);
+        }
+      }
+    }
+  }
+  return f;
+}
+
+/// Runs every implementation in both modes on `queries` and checks them all;
+/// with `print_timings`, reports each run's nanoseconds per query (one thread).
+void check_workload(const std::string& name, QueryType type, const std::vector<Query>& queries,
+                    bool print_timings) {
+  RestoreAuto restore;
+  const Soa soa(type, queries);
+  const std::vector<Result> oracle = oracle_answers(type, queries);
+  std::uint64_t oracle_hits = 0;
+  for (const Result& r : oracle) oracle_hits += r.hit;
+  const std::vector<Implementation> impls = implementations_under_test();
+  // The reference is "double", the plain C++ instantiation.
+  const auto ref = std::find_if(impls.begin(), impls.end(),
+                                [](const Implementation& i) { return i.name == "double"; });
+  REQUIRE(ref != impls.end());
+  const std::size_t r = static_cast<std::size_t>(ref - impls.begin());
+  std::vector<Answers> exact, conservative;
+  for (const Implementation& impl : impls) exact.push_back(run(impl, soa, Mode::exact));
+  for (const Implementation& impl : impls) conservative.push_back(run(impl, soa, Mode::conservative));
+  std::vector<std::string> timings;
+  for (Mode mode : {Mode::exact, Mode::conservative}) {
+    const std::vector<Answers>& answers = mode == Mode::exact ? exact : conservative;
+    for (std::size_t k = 0; k < impls.size(); ++k) {
+      CAPTURE(name);
+      CAPTURE(to_string(type));
+      CAPTURE(to_string(mode));
+      CAPTURE(impls[k].name);
+      const Findings f = judge(answers[k], mode, oracle, &answers[r],
+                               mode == Mode::conservative ? &exact[k] : nullptr);
+      CHECK(f.false_negatives == 0);
+      CHECK(f.toi_out_of_bounds == 0);
+      CHECK(f.status_wrong == 0);
+      CHECK(f.not_identical == 0);
+      if (mode == Mode::exact) CHECK(f.false_positives == 0);
+      CHECK(answers[k].stats.queries == queries.size());
+      CHECK(answers[k].stats.hits == f.hits);
+      if (k == r) {
+        MESSAGE(name, " ", to_string(type), " ", to_string(mode), ": ", queries.size(),
+                " queries, oracle hits ", oracle_hits, ", hits ", f.hits, ", uncertain ",
+                f.uncertain, ", false positives ", f.false_positives, ", screened out ",
+                answers[k].stats.screened_out, ", root stage ", answers[k].stats.root_stage);
+      }
+      if (print_timings) {
+        char line[160];
+        std::snprintf(line, sizeof line, "%s %s %s: %.1f ns/query", to_string(type).data(),
+                      to_string(mode).data(), impls[k].name.c_str(),
+                      1e9 * answers[k].seconds / static_cast<double>(queries.size()));
+        timings.push_back(line);
+      }
+    }
+  }
+  for (const std::string& t : timings) MESSAGE(t);
+}
+
+std::vector<Query> rounded(const std::vector<RationalQuery>& queries) {
+  std::vector<Query> out;
+  out.reserve(queries.size());
+  for (const RationalQuery& q : queries) out.push_back(to_double(q));
+  return out;
+}
+
+using test::csv_files_under;
+
+TEST_CASE("linear.kernels.targets: listing, forcing and restoring implementations") {
+  RestoreAuto restore;
+  const std::vector<std::string> compiled = compiled_implementations();
+  const std::vector<std::string> runnable = runnable_implementations();
+  std::string list;
+  for (const std::string& n : compiled) {
+    list += " " + n + (std::find(runnable.begin(), runnable.end(), n) != runnable.end() ? "" : "(not runnable)");
+  }
+  MESSAGE("implementations:", list, "; active: ", active_implementation());
+  REQUIRE(!runnable.empty());
+  CHECK(compiled.back() == "double");
+  CHECK(runnable.back() == "double");
+  CHECK(compiled.size() >= 2);  // a Highway target and "double"
+  for (const std::string& n : runnable) {
+    CHECK(std::find(compiled.begin(), compiled.end(), n) != compiled.end());
+  }
+  // Names are matched case-insensitively and reported canonically.
+  for (const std::string& n : runnable) {
+    std::string lower = n;
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    CHECK(set_implementation(lower));
+    CHECK(active_implementation() == n);
+  }
+  CHECK(set_implementation("DOUBLE"));
+  CHECK(active_implementation() == "double");
+  CHECK_FALSE(set_implementation("no-such-target"));
+  CHECK(active_implementation() == "double");
+  for (const std::string& n : compiled) {
+    if (std::find(runnable.begin(), runnable.end(), n) == runnable.end()) CHECK_FALSE(set_implementation(n));
+  }
+  CHECK(set_implementation("Auto"));
+  CHECK(active_implementation() == runnable.front());
+}
+
+TEST_CASE("linear.kernels.sample-queries: every implementation against the oracle") {
+  const auto files = csv_files_under(fs::path(SIMDCCD_TEST_DATA) / "sample-queries");
+  REQUIRE(files.size() == 22);
+  std::vector<Query> vf, ee;
+  for (const fs::path& path : files) {
+    const std::vector<Query> q = rounded(read_query_csv(path).queries);
+    auto& into = path.parent_path().filename() == "vertex-face" ? vf : ee;
+    into.insert(into.end(), q.begin(), q.end());
+  }
+  CHECK(vf.size() + ee.size() == 4884);
+  check_workload("sample-queries", QueryType::vertex_face, vf, false);
+  check_workload("sample-queries", QueryType::edge_edge, ee, false);
+}
+
+TEST_CASE("linear.kernels.simulation: every implementation against the oracle") {
+  std::vector<Query> vf, ee;
+  int files = 0;
+  for (const fs::path& path : csv_files_under(fs::path(SIMDCCD_TEST_DATA) / "simulation")) {
+    const std::vector<Query> q = rounded(read_query_csv(path).queries);
+    auto& into = path.stem().string().ends_with("vf") ? vf : ee;
+    into.insert(into.end(), q.begin(), q.end());
+    ++files;
+  }
+  CHECK(files == 5);
+  CHECK(vf.size() + ee.size() == 14986);
+  check_workload("simulation", QueryType::vertex_face, vf, false);
+  check_workload("simulation", QueryType::edge_edge, ee, false);
+}
+
+/// The fastCCD random workload: 24 uniform draws in [0,1) per query, row order.
+std::vector<Query> random_queries(std::size_t count, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(0, 1);
+  std::vector<Query> queries(count);
+  for (Query& q : queries) {
+    for (Vec3& p : q.points) {
+      p.x = u(rng);
+      p.y = u(rng);
+      p.z = u(rng);
+    }
+  }
+  return queries;
+}
+
+TEST_CASE("linear.kernels.random: 100k VF and 100k EE, every implementation against the oracle") {
+  constexpr std::size_t kCount = 100000;
+  // One seed for both types, as `simdccd random --seed 1` draws them.
+  check_workload("random", QueryType::vertex_face, random_queries(kCount, 1), true);
+  check_workload("random", QueryType::edge_edge, random_queries(kCount, 1), true);
+}
+
+}  // namespace
+}  // namespace simdccd

@@ -1,0 +1,114 @@
+#include "engine.hpp"
+
+#include <tbb/info.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "args.hpp"
+#include "modes.hpp"
+#include "parallel.hpp"
+#include "simdccd/exact_oracle.hpp"
+#include "simdccd/targets.hpp"
+#include "xsimd_entry.hpp"
+
+namespace simdccd::cli {
+namespace {
+
+bool iequals(std::string_view a, std::string_view b) {
+  return std::ranges::equal(a, b,
+                            [](char x, char y) { return std::tolower(x) == std::tolower(y); });
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string s;
+  for (const std::string& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+// The oracle takes 0.1 ms or more a query, so small pieces balance the threads.
+constexpr std::size_t kOracleGrain = 16;
+
+BatchStats decide_oracle(const Batch& batch, std::size_t begin, std::size_t end, int threads,
+                         Answers& answers) {
+  const QueryType type = batch.doubles.type();
+  return parallel_ranges(begin, end, threads, kOracleGrain, [&](std::size_t b, std::size_t e) {
+    BatchStats stats;
+    for (std::size_t i = b; i < e; ++i) {
+      const Result r = batch.rational.empty() ? exact_ccd(type, batch.doubles.query(i))
+                                              : exact_ccd(type, batch.rational[i]);
+      const std::size_t k = i - begin;
+      answers.hit[k] = r.hit;
+      answers.toi[k] = r.toi_lo;
+      answers.status[k] = r.status;
+      answers.contact_roots[k] = r.contact_roots;
+      ++stats.queries;
+      stats.hits += r.hit;
+      stats.invalid += r.status == Status::invalid_input;
+    }
+    return stats;
+  });
+}
+
+}  // namespace
+
+std::vector<std::string> runnable_targets() {
+  std::vector<std::string> names = runnable_implementations();
+  if (xsimd_entry().runnable) names.emplace_back(kXsimdTarget);
+  return names;
+}
+
+Engine::Engine(Mode mode, std::optional<std::string_view> target, unsigned threads) : mode_(mode) {
+  // oneTBB never runs more threads than cores, so report what it can run.
+  const int cores = tbb::info::default_concurrency();
+  threads_ = threads == 0 ? cores : static_cast<int>(std::min<unsigned>(threads, cores));
+  if (mode == Mode::oracle) {
+    if (target) throw UsageError("--target picks a kernel, and --mode oracle runs none");
+    target_ = "none";
+    return;
+  }
+  if (target && iequals(*target, kXsimdTarget) && xsimd_entry().runnable) {
+    xsimd_ = true;
+    target_ = kXsimdTarget;
+    return;
+  }
+  if (target && !set_implementation(*target)) {
+    throw UsageError(
+        "target '" + std::string(*target) +
+        "' is unknown or cannot run on this CPU (runnable: " + joined(runnable_targets()) + ")");
+  }
+  target_ = active_implementation();
+}
+
+Engine Engine::from_args(const Args& args) {
+  const std::optional<std::string_view> threads = args.value("--threads");
+  const std::uint64_t n = threads ? parse_uint("--threads", *threads) : 0;
+  if (threads && (n == 0 || n > 4096)) throw UsageError("--threads must be 1 to 4096");
+  return Engine(parse_mode_option(args.value("--mode")), args.value("--target"),
+                static_cast<unsigned>(n));
+}
+
+BatchStats Engine::decide(const Batch& batch, std::size_t begin, std::size_t end,
+                          Answers& answers) const {
+  const std::size_t n = end - begin;
+  answers.hit.resize(n);
+  answers.toi.resize(n);
+  answers.status.resize(n);
+  answers.contact_roots.resize(mode_ == Mode::oracle ? n : 0);
+  if (mode_ == Mode::oracle) return decide_oracle(batch, begin, end, threads_, answers);
+
+  const SoaQueries queries = batch.doubles.view(begin, end);
+  const Options options{.mode = mode_};
+  const BatchResults out = answers.results();
+  const ParallelOptions parallel{.threads = threads_};
+  if (xsimd_) {
+    // The same tiling as linear_ccd_parallel: pieces of whole tiles.
+    return parallel_ranges(0, n, threads_, parallel.grain, [&](std::size_t b, std::size_t e) {
+      return xsimd_entry().run(queries, options, out, b, e);
+    });
+  }
+  if (threads_ == 1) return linear_ccd(queries, options, out, 0, n);
+  return linear_ccd_parallel(queries, options, out, parallel);
+}
+
+}  // namespace simdccd::cli
