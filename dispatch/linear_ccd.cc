@@ -11,6 +11,12 @@
 #include <cstdint>
 #include <vector>
 
+// Not the SVE targets yet: SVE vectors are sizeless, and GCC compiles no
+// function that passes them unless that function itself is compiled for SVE
+// ("requires the SVE ISA extension"), which the shared kernel templates,
+// defined once outside the per-target region, are not. aarch64 runs NEON.
+#define HWY_DISABLED_TARGETS (HWY_SVE | HWY_SVE2 | HWY_SVE_256 | HWY_SVE2_128)
+
 #include "hwy_dispatch.h"
 #include "simdccd/linear/tile_kernel.hpp"
 
