@@ -11,12 +11,6 @@ set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR aarch64)
 set(CMAKE_LIBRARY_ARCHITECTURE aarch64-linux-gnu)
 
-# Highway's NEON target compiles its ops with +crypto (AES), and GCC inlines
-# them only into functions built with at least that; the lane-generic kernel
-# templates get the baseline flags, so the baseline must include it (every
-# ARMv8 server core and QEMU's neoverse-n1 and max have the extension).
-set(CMAKE_CXX_FLAGS_INIT "-march=armv8-a+crypto")
-
 set(CMAKE_C_COMPILER aarch64-linux-gnu-gcc)
 set(CMAKE_CXX_COMPILER aarch64-linux-gnu-g++)
 

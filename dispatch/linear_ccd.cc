@@ -2,23 +2,25 @@
 // per compiled target (foreach_target.h re-includes this file for each, as
 // in hwy/examples/skeleton.cc), and the table of those instantiations.
 //
-// The kernel templates are defined outside any HWY_BEFORE_NAMESPACE region
-// (they are shared with the "double" and xsimd instantiations), so an
-// instantiation on HwyLanes does not itself carry the target's code
-// generation attributes, and GCC would not inline the target's vector ops
-// into it. The per-target entry points are therefore HWY_FLATTEN: the whole
-// tile kernel is inlined into a function compiled for the target.
+// The kernel's -inl.h headers are re-included in each target's region, into
+// that target's namespace, so every function that vectors pass through is
+// compiled for the target: GCC compiles no function passing sizeless SVE
+// vectors otherwise, nor inlines a target's ops into one that is not.
+// Everything those headers include is included here first, outside the
+// regions, so that no shared inline function takes a target's attributes. The
+// entry points are flattened: one function per target and query type.
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
-// Not the SVE targets yet: SVE vectors are sizeless, and GCC compiles no
-// function that passes them unless that function itself is compiled for SVE
-// ("requires the SVE ISA extension"), which the shared kernel templates,
-// defined once outside the per-target region, are not. aarch64 runs NEON.
-#define HWY_DISABLED_TARGETS (HWY_SVE | HWY_SVE2 | HWY_SVE_256 | HWY_SVE2_128)
-
 #include "hwy_dispatch.h"
-#include "simdccd/linear/tile_kernel.hpp"
+#include "simdccd/linear/error_bounds.hpp"
+#include "simdccd/linear/lanes.hpp"
+#include "simdccd/linear/tile.hpp"
+#include "simdccd/query.hpp"
 
 // foreach_target.h re-includes this path, relative to the source root (a
 // private include directory of the library).
@@ -30,6 +32,10 @@
 #include "hwy_lanes-inl.h"
 
 HWY_BEFORE_NAMESPACE();
+#undef SIMDCCD_LINEAR_NAMESPACE
+#define SIMDCCD_LINEAR_NAMESPACE HWY_NAMESPACE
+#include "simdccd/linear/tile_kernel-inl.h"
+
 namespace simdccd::linear::HWY_NAMESPACE {
 
 HWY_FLATTEN void DecideTileVF(Tile& tile, double tolerance) {

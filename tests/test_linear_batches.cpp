@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "simdccd/exact_oracle.hpp"
-#include "simdccd/linear/tile_kernel.hpp"
+#include "simdccd/linear/tile.hpp"
 #include "simdccd/linear_ccd.hpp"
 
 namespace simdccd {

@@ -29,7 +29,7 @@
 #include <cstddef>
 
 #include "simdccd/linear/tile_io.hpp"
-#include "simdccd/linear/tile_kernel.hpp"
+#include "simdccd/linear/tile_kernel-inl.h"
 #include "simdccd/linear/xsimd_lanes.hpp"
 #include "simdccd/linear_ccd.hpp"
 
@@ -41,8 +41,8 @@ namespace linear {
 template <class Arch>
 TileFunction xsimd_tile_function(QueryType type) {
   return type == QueryType::vertex_face
-             ? &decide_tile<XsimdLanes<Arch>, QueryType::vertex_face>
-             : &decide_tile<XsimdLanes<Arch>, QueryType::edge_edge>;
+             ? &portable::decide_tile<XsimdLanes<Arch>, QueryType::vertex_face>
+             : &portable::decide_tile<XsimdLanes<Arch>, QueryType::edge_edge>;
 }
 
 }  // namespace linear

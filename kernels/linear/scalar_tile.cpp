@@ -2,13 +2,13 @@
 #include "linear/scalar_tile.hpp"
 
 #include "simdccd/linear/lanes.hpp"
-#include "simdccd/linear/tile_kernel.hpp"
+#include "simdccd/linear/tile_kernel-inl.h"
 
 namespace simdccd::linear {
 
 TileFunction scalar_tile_function(QueryType type) {
-  return type == QueryType::vertex_face ? &decide_tile<ScalarLanes, QueryType::vertex_face>
-                                        : &decide_tile<ScalarLanes, QueryType::edge_edge>;
+  return type == QueryType::vertex_face ? &portable::decide_tile<ScalarLanes, QueryType::vertex_face>
+                                        : &portable::decide_tile<ScalarLanes, QueryType::edge_edge>;
 }
 
 }  // namespace simdccd::linear

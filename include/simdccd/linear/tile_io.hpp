@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstddef>
 
-#include "simdccd/linear/tile_kernel.hpp"
+#include "simdccd/linear/tile.hpp"
 #include "simdccd/linear_ccd.hpp"
 
 namespace simdccd::linear {

@@ -1,0 +1,32 @@
+// A tile of queries: the plain data that every kernel instantiation reads and
+// writes (see tile_kernel-inl.h).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace simdccd::linear {
+
+inline constexpr std::size_t kTileSize = 64;  // a multiple of every vector length (<= 32 doubles)
+
+/// The kernel's answer for one query, stored as a double so vectors can write it.
+enum class Verdict : int { miss = 0, hit = 1, uncertain = 2, invalid = 3, candidate = 4 };
+
+/// Queries in structure-of-arrays form, `coord[3 * (4 * time + point) + axis]`,
+/// and the kernel's working memory. Plain data: every stage loads and stores.
+struct alignas(64) Tile {
+  std::size_t count = 0;  ///< queries in the tile
+  double coord[24][kTileSize];
+  double verdict[kTileSize];  ///< a Verdict per query
+  double toi[kTileSize];      ///< hit or uncertain: lower bound of the earliest contact
+  double cubic[8][kTileSize];  ///< b0..b3, e0..e3 of each query (stage 1)
+  // Stage 2 works on the candidates, compacted.
+  std::size_t candidates = 0;
+  std::uint16_t index[kTileSize];
+  double candidate_coord[24][kTileSize];
+  double candidate_cubic[8][kTileSize];
+  double candidate_verdict[kTileSize];
+  double candidate_toi[kTileSize];
+};
+
+}  // namespace simdccd::linear
