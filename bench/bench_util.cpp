@@ -1,5 +1,6 @@
 #include "bench_util.hpp"
 
+#include <cstdio>
 #include <fstream>
 
 #include "query_files.hpp"
@@ -26,6 +27,17 @@ void write_text(const std::filesystem::path& path, std::string_view text) {
   out << text;
   out.close();
   if (!out) throw cli::InputError(path.string() + ": cannot write");
+}
+
+bool help_requested(const cli::Args& args, const char* usage) {
+  if (args.flag("--help") || args.flag("-h")) {
+    std::fputs(usage, stdout);
+    return true;
+  }
+  if (!args.positionals().empty()) {
+    throw cli::UsageError("unexpected argument '" + std::string(args.positionals()[0]) + "'");
+  }
+  return false;
 }
 
 }  // namespace simdccd::bench

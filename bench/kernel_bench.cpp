@@ -153,12 +153,7 @@ int run_kernel_bench(std::span<const std::string_view> argv) {
       {"--targets", true}, {"--threads", true}, {"--min-time", true},
       {"--out", true},     {"--help", false},   {"-h", false}};
   const Args args(argv, kOptions);
-  if (args.flag("--help") || args.flag("-h")) {
-    std::fputs(kUsage, stdout);
-    return 0;
-  }
-  if (!args.positionals().empty())
-    throw UsageError("unexpected argument '" + std::string(args.positionals()[0]) + "'");
+  if (help_requested(args, kUsage)) return 0;
   const std::uint64_t count = parse_uint("--count", args.value("--count").value_or("1000000"));
   const std::uint64_t seed = parse_uint("--seed", args.value("--seed").value_or("1"));
   const fs::path simulation(args.value("--simulation").value_or(SIMDCCD_SIMULATION));

@@ -70,12 +70,7 @@ int run_oracle_bench(std::span<const std::string_view> argv) {
                                             {"--seed", true},           {"--out", true},
                                             {"--help", false},          {"-h", false}};
   const Args args(argv, kOptions);
-  if (args.flag("--help") || args.flag("-h")) {
-    std::fputs(kUsage, stdout);
-    return 0;
-  }
-  if (!args.positionals().empty())
-    throw UsageError("unexpected argument '" + std::string(args.positionals()[0]) + "'");
+  if (help_requested(args, kUsage)) return 0;
   const fs::path sample_dir(args.value("--sample-queries").value_or(SIMDCCD_SAMPLE_QUERIES));
   const std::uint64_t count = parse_uint("--count", args.value("--count").value_or("20000"));
   const std::uint64_t seed = parse_uint("--seed", args.value("--seed").value_or("1"));

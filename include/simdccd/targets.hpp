@@ -2,7 +2,7 @@
 // the best target this CPU supports; these functions list and force them.
 //
 // Names are Highway's target names (AVX3, AVX2, SSE4, SSSE3, SCALAR or
-// EMU128 on x86; NEON on aarch64) plus "double", the plain
+// EMU128 on x86; SVE2, SVE, NEON, ... on aarch64) plus "double", the plain
 // C++ instantiation of the same math on scalar doubles. Matching is
 // case-insensitive. The environment variable SIMDCCD_TARGET forces one at
 // first use (an unknown or unsupported name is reported on stderr and ignored).

@@ -33,9 +33,6 @@
 #include "simdccd/linear/error_bounds.hpp"
 #include "simdccd/query.hpp"
 
-#ifndef SIMDCCD_LINEAR_NAMESPACE
-#define SIMDCCD_LINEAR_NAMESPACE portable
-#endif
 namespace simdccd::linear::SIMDCCD_LINEAR_NAMESPACE {
 
 /// 2D cross product a x b over an interval of width w, with a bound on its

@@ -25,9 +25,6 @@
 #include "simdccd/linear/error_bounds.hpp"
 #include "simdccd/linear/lanes.hpp"
 
-#ifndef SIMDCCD_LINEAR_NAMESPACE
-#define SIMDCCD_LINEAR_NAMESPACE portable
-#endif
 namespace simdccd::linear::SIMDCCD_LINEAR_NAMESPACE {
 
 /// Reads a query from a structure-of-arrays tile: `coord[3 * (4 * time + point)

@@ -25,9 +25,6 @@
 #include "simdccd/linear/error_bounds.hpp"
 #include "simdccd/linear/lanes.hpp"
 
-#ifndef SIMDCCD_LINEAR_NAMESPACE
-#define SIMDCCD_LINEAR_NAMESPACE portable
-#endif
 namespace simdccd::linear::SIMDCCD_LINEAR_NAMESPACE {
 
 /// x + t (y - x) for t in [0,1], off by at most 5 u max(|x|, |y|).

@@ -26,6 +26,13 @@
 #include <cmath>
 #include <cstddef>
 
+/// The namespace, inside simdccd::linear, in which the -inl.h headers of this
+/// folder define the kernel: `portable` unless an includer (the Highway
+/// dispatch, once per target) defines another before including them.
+#ifndef SIMDCCD_LINEAR_NAMESPACE
+#define SIMDCCD_LINEAR_NAMESPACE portable
+#endif
+
 namespace simdccd::linear {
 
 struct ScalarLanes {

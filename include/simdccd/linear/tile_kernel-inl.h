@@ -36,9 +36,6 @@
 #include "simdccd/linear/tile.hpp"
 #include "simdccd/query.hpp"
 
-#ifndef SIMDCCD_LINEAR_NAMESPACE
-#define SIMDCCD_LINEAR_NAMESPACE portable
-#endif
 namespace simdccd::linear::SIMDCCD_LINEAR_NAMESPACE {
 
 namespace detail {
