@@ -18,6 +18,7 @@
 // |D(lo + s) - D(lo)| <= s (|R_i| |V_j| + |V_i| |R_j|)_x + s^2 (|V_i| |V_j|)_x).
 // `inside`: inclusion holds at every t of the interval, so at the root.
 // `outside`: it fails at every t, so at the root. Neither: uncertain.
+//
 // Defined in namespace simdccd::linear::SIMDCCD_LINEAR_NAMESPACE: `portable`
 // by default, and once per Highway target in dispatch/linear_ccd.cc, which
 // re-includes this header (toggled by HWY_TARGET_TOGGLE) inside each target's

@@ -9,6 +9,7 @@
 // mean of the three determinants with one (two) P replaced by Q. VF: point 0
 // is the vertex; EE: point 0 is a0 (eq. 8 and eq. 12 of Huh et al., in
 // Bernstein rather than power form).
+//
 // Defined in namespace simdccd::linear::SIMDCCD_LINEAR_NAMESPACE: `portable`
 // by default, and once per Highway target in dispatch/linear_ccd.cc, which
 // re-includes this header (toggled by HWY_TARGET_TOGGLE) inside each target's

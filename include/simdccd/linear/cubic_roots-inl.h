@@ -11,6 +11,7 @@
 // when c' keeps one sign on it (c is strictly monotone) and c(a), c(b) differ.
 // The pieces are cut at approximate critical points (roots of c'), with a
 // small gap piece around each, so that c' rarely vanishes inside a piece.
+//
 // Defined in namespace simdccd::linear::SIMDCCD_LINEAR_NAMESPACE: `portable`
 // by default, and once per Highway target in dispatch/linear_ccd.cc, which
 // re-includes this header (toggled by HWY_TARGET_TOGGLE) inside each target's

@@ -9,10 +9,12 @@
 //     cubic that may vanish identically: the degenerate case of section 4.2 of
 //     Huh et al.) is cut in parts, and a part is dismissed only when the
 //     projected primitives are certified apart during all of it (a contact in
-//     3D would be one in the projection too, coplanar or not). The first certified inclusion is a hit with toi = bracket low
-//     end, a lower bound of the earliest contact time (earlier pieces were
-//     certified root-free or outside). Anything not certified is uncertain,
-//     with toi = the low end of the piece or bracket where certainty ended.
+//     3D would be one in the projection too, coplanar or not).
+// The first certified inclusion is a hit with toi = bracket low end, a lower
+// bound of the earliest contact time (earlier pieces were certified root-free
+// or outside). Anything not certified is uncertain, with toi = the low end of
+// the piece or bracket where certainty ended.
+//
 // Defined in namespace simdccd::linear::SIMDCCD_LINEAR_NAMESPACE: `portable`
 // by default, and once per Highway target in dispatch/linear_ccd.cc, which
 // re-includes this header (toggled by HWY_TARGET_TOGGLE) inside each target's
