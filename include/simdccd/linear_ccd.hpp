@@ -15,7 +15,8 @@
 //   are decided by the oracle (status `exact`, toi = its toi_lo).
 // - Mode::oracle: every query decided by the oracle.
 // Invalid input (NaN, infinity, magnitude > 2^60, an index out of range) gets
-// status `invalid_input`, hit 0, toi +infinity, and is counted in `invalid`.
+// status `invalid_input`, hit 0, toi +infinity, and is counted in `invalid`;
+// Mode::oracle, being exact for any finite input, decides magnitudes > 2^60 too.
 // Answers depend neither on the implementation nor on the thread count: the
 // kernels round every operation the same way on every target (no fused
 // multiply-add), so even conservative-mode toi values are bit-identical.
