@@ -200,7 +200,7 @@ int run_kernel_bench(std::span<const std::string_view> argv) {
 
   std::ostringstream header;
   header << "# simdccd_bench, random workload " << count << " queries per type, seed " << seed
-         << ", simulation " << simulation.string() << "\n# cpu: " << cpu
+         << ", simulation " << simulation.filename().string() << "\n# cpu: " << cpu
          << "\n# xsimd: " << xsimd_arch << '\n';
   write_text(out / "kernels.tsv", tsv_of(rows, header.str()));
   write_text(out / "kernels.svg", to_svg(chart_of(rows, targets, cpu)));
