@@ -17,15 +17,18 @@ void print_usage() {
   std::printf(R"(simdccd: continuous collision detection (CCD) checks and workloads
 
 Usage:
-  simdccd                  the default job: the random workload, 1000000 vf and
-                           1000000 ee queries, seed 1, mode exact, all cores,
-                           the active target; prints hits and queries/s
+  simdccd                  the default job: `step` on the bundled cloth-funnel
+                           scene with its truth, then the random workload,
+                           1000000 vf and 1000000 ee queries, seed 1; mode
+                           exact, all cores, the active target
   simdccd check [--type vf|ee] [KERNEL OPTIONS] [--json] PATH...
   simdccd random [--type vf|ee] [--count N] [--seed S] [KERNEL OPTIONS] [--json]
+  simdccd step [KERNEL OPTIONS] [--json] FRAME0.ply FRAME1.ply
+               [--truth BOXES_VF BOXES_EE MMA_VF MMA_EE]
   simdccd targets
   simdccd help | --help | -h
 
-KERNEL OPTIONS, of check and random:
+KERNEL OPTIONS, of check, random and step:
   --mode M        how queries are decided (default: the first):
 )");
   for (const ModeEntry& e : available_modes()) {
@@ -86,6 +89,23 @@ random  Decides the random workload of the fastCCD paper: each query is 24
         invalid, uncertain, with --verify oracle_false_negatives and
         oracle_false_positives, seconds, queries_per_second.
 
+step    One simulation step: the mesh at t=0 (FRAME0) and t=1 (FRAME1, same
+        faces), swept boxes and sort-and-sweep (broad phase), then the
+        kernels on every candidate (narrow phase), all in one library call
+        (simdccd/step.hpp). Not with --target xsimd or --verify.
+        --truth  the data set's candidate lists (boxes/<n>vf.json,
+                 <n>ee.json) and their truth (mma_bool/...): a pair collides
+                 iff it is listed with truth true; every other pair does not.
+        Prints candidates, how many the kernels' cheap filters screened out,
+        how many reached root isolation, uncertain, invalid and positives per
+        type, with --truth false negatives (FN) and false positives (FP);
+        the earliest toi; seconds and candidates/s of each phase.
+        --json: one object: mode, target, threads, vf_candidates,
+        ee_candidates, positives, vf_positives, ee_positives, with --truth
+        truth_positives, false_negatives and false_positives, invalid,
+        uncertain, screened_out, root_stage, earliest_toi (null: no hit),
+        broad_seconds, narrow_seconds.
+
 targets Lists the implementations compiled in, those this CPU runs, the
         active one, and the architecture of the xsimd entry.
 
@@ -96,7 +116,8 @@ counted as invalid, never as hits or misses. Seconds count only the time
 inside the CCD calls, not reading, converting or generating queries, nor the
 oracle of --verify. Runs over 2 s show progress on stderr.
 
-Exit status: 0 done; 1 check found a false negative or an invalid query, or
+Exit status: 0 done; 1 check or step found a false negative or an invalid
+query, step in exact or oracle mode a false positive, or
 --verify found a disagreement the mode rules out (exact: any; conservative:
 an oracle false negative); 2 usage error (an unknown or unrunnable --target
 too), or unreadable or malformed input; 3 internal error.
@@ -112,6 +133,7 @@ int dispatch(std::span<const std::string_view> args) {
   if (command == "check") return run_check(rest);
   if (command == "random") return run_random(rest);
   if (command == "targets") return run_targets(rest);
+  if (command == "step") return run_step(rest);
   if (command == "help" || command == "--help" || command == "-h") {
     print_usage();
     return kOk;

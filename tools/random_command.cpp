@@ -1,4 +1,5 @@
 // simdccd random, and the default job: decide the random workload.
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -67,8 +68,10 @@ int run_random(std::span<const std::string_view> argv) {
 
 int run_default_job() {
   const Engine engine(Mode::exact, std::nullopt, 0);
-  std::printf("simdccd: no command given, so the default job (see simdccd --help)\n");
-  const int status = run_random_job(engine, nullptr, RandomJob{});
+  std::printf("simdccd: no command given, so the default job (see simdccd --help)\n\n");
+  const int step_status = run_bundled_step();
+  std::printf("\n");
+  const int status = std::max(step_status, run_random_job(engine, nullptr, RandomJob{}));
   std::printf(
       "note: the split of hits into odd and even contact-root counts needs the oracle's\n"
       "      root counts: simdccd random --mode oracle (about 10^4 times slower).\n");

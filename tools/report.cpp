@@ -1,5 +1,6 @@
 #include "report.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <vector>
 
@@ -114,6 +115,14 @@ JsonObject& JsonObject::add(std::string_view k, double value) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.6f", value);
   text_ += buf;
+  return *this;
+}
+
+JsonObject& JsonObject::add_precise(std::string_view k, double value) {
+  key(k);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", value);
+  text_ += std::isfinite(value) ? buf : "null";
   return *this;
 }
 

@@ -17,7 +17,9 @@ class JsonObject {
  public:
   JsonObject& add(std::string_view key, std::string_view value);
   JsonObject& add(std::string_view key, std::uint64_t value);
-  JsonObject& add(std::string_view key, double value);
+  JsonObject& add(std::string_view key, double value);  ///< 6 decimals: seconds, rates
+  /// Round-trip precision; null when not finite (JSON has no infinity).
+  JsonObject& add_precise(std::string_view key, double value);
   void print() const;
 
  private:

@@ -1,0 +1,102 @@
+// The broad phase of a time step: swept axis-aligned boxes and sort-and-sweep
+// (one-shot or incremental), producing the vertex-face and edge-edge pairs
+// whose boxes overlap.
+//
+// A pair can only collide during the step if the boxes of its elements over
+// the whole step overlap: under linear trajectories (and in space-time) every
+// point of an element stays in the box of its vertices at t=0 and t=1. Boxes
+// are closed (touching boxes overlap) and, with margin 0, exact (min and max
+// of the coordinates), so the broad phase drops no pair that can touch.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <vector>
+
+#include "simdccd/mesh.hpp"
+#include "simdccd/query.hpp"
+
+namespace simdccd {
+
+/// Closed boxes as structure of arrays: box i is [lo[a][i], hi[a][i]] on axis a.
+struct Boxes {
+  std::array<std::vector<double>, 3> lo, hi;
+  std::size_t size() const { return lo[0].size(); }
+  void resize(std::size_t n);
+};
+
+struct MeshBoxes {
+  Boxes vertices, edges, faces;
+};
+
+/// Swept boxes of the step: each element's box contains its vertices at t=0
+/// and t=1, widened by `margin` on every side (for minimum-separation
+/// queries; rounded to nearest, so a margin is as exact as a subtraction).
+/// Vectorized with Highway, dispatched to the best target of this CPU; the
+/// result is exact and the same on every target. `out` keeps its memory.
+/// Precondition: margin >= 0 and finite.
+void compute_swept_boxes(const Mesh& mesh, double margin, MeshBoxes& out);
+
+/// A candidate: (vertex, face) for VF; (edge, edge), first < second, for EE.
+using CandidatePair = std::array<std::int32_t, 2>;
+
+struct Candidates {
+  std::vector<CandidatePair> vf, ee;
+};
+
+/// Receives candidates in batches: of one type each, and valid only during the call.
+using CandidateSink = std::function<void(QueryType, std::span<const CandidatePair>)>;
+
+/// Sort-and-sweep along one axis. Pairs: a vertex and a face not containing
+/// it, two edges with no shared vertex, whose boxes overlap on all three axes.
+///
+/// The sweep is split into chunks fixed by the data (not by the thread
+/// count); chunk c always emits the same pairs in the same order, so any
+/// schedule of chunks gives the same output. Thread-safe for concurrent
+/// `sweep` calls after `sort`/`resort`.
+class SortAndSweep {
+ public:
+  /// One-shot: sorts every box set (in parallel) along the axis where the
+  /// centres of the vertex boxes spread most (largest variance), by (lo, index).
+  void sort(const Mesh& mesh, const MeshBoxes& boxes);
+  /// Incremental, for frame sequences: re-sorts the previous order by
+  /// insertion sort, O(n + swaps) when boxes moved little; a full sort when
+  /// the axis changed or the element counts differ. Same state as `sort`.
+  void resort(const Mesh& mesh, const MeshBoxes& boxes);
+
+  int axis() const { return axis_; }
+  std::size_t chunk_count() const { return chunks_.size(); }
+  /// Emits the candidates of chunk `c` in batches of at most `batch` pairs.
+  void sweep(std::size_t c, std::size_t batch, const CandidateSink& sink) const;
+  /// Every candidate, swept on `threads` threads (0: all cores), in chunk
+  /// order: the same vectors for any thread count.
+  Candidates candidates(int threads = 0) const;
+
+  /// Sorted boxes of one element set (internal layout, public for the sweep).
+  struct Sorted {
+    std::vector<std::int32_t> order;  ///< element indices by (lo on the axis, index)
+    std::array<std::vector<double>, 3> lo, hi;  ///< in sweep order; [0] is the sweep axis
+    std::vector<std::array<std::int32_t, 3>> vertices;  ///< of each element, in sweep order (-1: none)
+  };
+
+ private:
+  enum class Part : std::uint8_t { faces_over_vertices, vertices_over_faces, edges };
+  struct Chunk {
+    Part part;
+    std::size_t begin, end;  ///< primary boxes [begin, end) in sweep order
+  };
+  void finish(const Mesh& mesh, const MeshBoxes& boxes);
+
+  int axis_ = -1;
+  Sorted vertices_, edges_, faces_;
+  std::vector<Chunk> chunks_;
+};
+
+/// The sweep axis of `sort`: where the centres of the vertex boxes have the
+/// largest variance (lowest axis on ties); 0 for an empty mesh.
+int sweep_axis(const Boxes& vertex_boxes);
+
+}  // namespace simdccd

@@ -1,0 +1,52 @@
+// A triangle mesh over one time step: vertex positions at t=0 and t=1 and the
+// (fixed) triangles, with the edges and element ids of the simulation data set.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <vector>
+
+#include "simdccd/query.hpp"
+
+namespace simdccd {
+
+using Triangle = std::array<std::int32_t, 3>;
+using Edge = std::array<std::int32_t, 2>;  ///< oriented a -> b with a < b
+
+struct Mesh {
+  std::vector<Vec3> x0, x1;      ///< vertex positions at t=0 and t=1 (same count)
+  std::vector<Triangle> faces;   ///< vertex indices, in file order
+  std::vector<Edge> edges;       ///< `extract_edges(faces)`
+};
+
+/// The unique undirected edges (a, b), a < b, of all faces, sorted by (b, a)
+/// ascending: the edge numbering of the simulation data set.
+/// Precondition: indices are non-negative.
+std::vector<Edge> extract_edges(std::span<const Triangle> faces);
+
+/// A mesh from positions at both ends of the step and its triangles. Throws
+/// std::invalid_argument when the vertex counts differ, a face index is out of
+/// range, or a coordinate is not finite.
+Mesh make_mesh(std::vector<Vec3> x0, std::vector<Vec3> x1, std::vector<Triangle> faces);
+
+/// Reads two PLY frames (io/ply.hpp) of the same mesh: positions at t=0 from
+/// the first, at t=1 from the second. Throws ParseError for a malformed file
+/// and std::invalid_argument (naming both files) when their vertex counts or
+/// faces differ.
+Mesh read_mesh(const std::filesystem::path& frame0, const std::filesystem::path& frame1);
+
+/// Element ids of the simulation data set (its README): vertex i is i, edge k
+/// is nV + k, face j is nV + nE + j.
+struct ElementIds {
+  std::int64_t vertices = 0, edges = 0;
+  explicit ElementIds(const Mesh& mesh)
+      : vertices(static_cast<std::int64_t>(mesh.x0.size())),
+        edges(static_cast<std::int64_t>(mesh.edges.size())) {}
+  std::int64_t vertex(std::int32_t i) const { return i; }
+  std::int64_t edge(std::int32_t k) const { return vertices + k; }
+  std::int64_t face(std::int32_t j) const { return vertices + edges + j; }
+};
+
+}  // namespace simdccd

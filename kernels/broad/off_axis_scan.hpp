@@ -1,0 +1,27 @@
+// The inner loop of sort-and-sweep (dispatch/off_axis_scan.cc): among the
+// boxes that overlap a box on the sweep axis, those that also overlap it on
+// the two other axes. Internal to the library.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace simdccd::broad {
+
+/// Readable entries past `end` that the scan may load (one vector of the
+/// widest target, 2048-bit SVE) and output slots past the last it writes.
+inline constexpr std::size_t kScanSlack = 32;
+
+/// Boxes in sweep order, the two off axes: box j is [lo1[j], hi1[j]] x [lo2[j], hi2[j]].
+struct OffAxes {
+  const double *lo1, *hi1, *lo2, *hi2;
+};
+
+/// Writes, in increasing order, each j in [begin, end) whose closed box
+/// overlaps [lo1, hi1] x [lo2, hi2]; returns their count. Exact comparisons:
+/// the same on every target. `out` needs end - begin + kScanSlack entries and
+/// the arrays kScanSlack readable entries past `end`.
+std::size_t off_axis_overlaps(const OffAxes& boxes, std::size_t begin, std::size_t end,
+                              double lo1, double hi1, double lo2, double hi2, std::int64_t* out);
+
+}  // namespace simdccd::broad

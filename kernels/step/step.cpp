@@ -1,0 +1,124 @@
+#include "simdccd/step.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+namespace simdccd {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// What one sweep chunk found.
+struct ChunkResult {
+  std::vector<Collision> vf, ee;
+  StepStats stats;
+  Candidates candidates;
+  double sweep_seconds = 0;  // thread time, narrow phase excluded
+};
+
+// Decides the candidates of one sweep chunk, batch by batch.
+ChunkResult run_chunk(const Mesh& mesh, const SortAndSweep& sweep, std::size_t c,
+                      const StepOptions& options) {
+  ChunkResult out;
+  double narrow_seconds = 0;
+  std::vector<std::uint8_t> hit(options.batch);
+  std::vector<double> toi(options.batch);
+  std::vector<Status> status(options.batch);
+  const auto start = Clock::now();
+  sweep.sweep(c, options.batch, [&](QueryType type, std::span<const CandidatePair> pairs) {
+    const bool vf = type == QueryType::vertex_face;
+    if (options.keep_candidates) {
+      auto& kept = vf ? out.candidates.vf : out.candidates.ee;
+      kept.insert(kept.end(), pairs.begin(), pairs.end());
+    }
+    (vf ? out.stats.vf_candidates : out.stats.ee_candidates) += pairs.size();
+    const auto t = Clock::now();
+    const IndexedQueries queries{type, mesh.x0, mesh.x1, mesh.faces, mesh.edges, pairs};
+    (vf ? out.stats.vf : out.stats.ee) +=
+        linear_ccd(queries, options.narrow, {hit.data(), toi.data(), status.data()}, 0, pairs.size());
+    auto& collisions = vf ? out.vf : out.ee;
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      if (hit[i]) collisions.push_back({pairs[i][0], pairs[i][1], toi[i], status[i]});
+    }
+    narrow_seconds += seconds_since(t);
+  });
+  out.stats.narrow_seconds = narrow_seconds;
+  out.sweep_seconds = seconds_since(start) - narrow_seconds;
+  return out;
+}
+
+template <class T>
+void append(std::vector<T>& to, const std::vector<T>& from) {
+  to.insert(to.end(), from.begin(), from.end());
+}
+
+StepResult run_step(const Mesh& mesh, MeshBoxes& boxes, SortAndSweep& sweep, bool incremental,
+                    const StepOptions& options) {
+  const auto start = Clock::now();
+  std::vector<ChunkResult> chunks;
+  double setup_seconds = 0;
+  const auto body = [&] {
+    compute_swept_boxes(mesh, options.margin, boxes);
+    incremental ? sweep.resort(mesh, boxes) : sweep.sort(mesh, boxes);
+    setup_seconds = seconds_since(start);
+    chunks.resize(sweep.chunk_count());
+    tbb::parallel_for(std::size_t{0}, chunks.size(),
+                      [&](std::size_t c) { chunks[c] = run_chunk(mesh, sweep, c, options); });
+  };
+  if (options.threads <= 0) {
+    body();
+  } else {
+    tbb::task_arena(options.threads).execute(body);
+  }
+  StepResult result;
+  StepStats& s = result.stats;
+  double sweep_time = 0, narrow_time = 0;
+  for (const ChunkResult& c : chunks) {
+    append(result.vf, c.vf);
+    append(result.ee, c.ee);
+    append(result.candidates.vf, c.candidates.vf);
+    append(result.candidates.ee, c.candidates.ee);
+    s.vf_candidates += c.stats.vf_candidates;
+    s.ee_candidates += c.stats.ee_candidates;
+    s.vf += c.stats.vf;
+    s.ee += c.stats.ee;
+    sweep_time += c.sweep_seconds;
+    narrow_time += c.stats.narrow_seconds;
+  }
+  const auto by_pair = [](const Collision& x, const Collision& y) {
+    return x.a < y.a || (x.a == y.a && x.b < y.b);
+  };
+  std::sort(result.vf.begin(), result.vf.end(), by_pair);
+  std::sort(result.ee.begin(), result.ee.end(), by_pair);
+  for (const auto* list : {&result.vf, &result.ee}) {
+    for (const Collision& c : *list) result.earliest_toi = std::min(result.earliest_toi, c.toi);
+  }
+  const double streamed = seconds_since(start) - setup_seconds;
+  const double share = sweep_time + narrow_time > 0 ? sweep_time / (sweep_time + narrow_time) : 1;
+  s.broad_seconds = setup_seconds + streamed * share;
+  s.narrow_seconds = streamed - streamed * share;
+  return result;
+}
+
+}  // namespace
+
+StepResult ccd_step(const Mesh& mesh, const StepOptions& options) {
+  MeshBoxes boxes;
+  SortAndSweep sweep;
+  return run_step(mesh, boxes, sweep, false, options);
+}
+
+StepResult StepSequence::step(const Mesh& mesh, const StepOptions& options) {
+  StepResult r = run_step(mesh, boxes_, sweep_, sorted_, options);
+  sorted_ = true;
+  return r;
+}
+
+}  // namespace simdccd

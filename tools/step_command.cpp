@@ -1,0 +1,205 @@
+// simdccd step: broad + narrow phase of one simulation step, optionally
+// judged against the data set's truth for the whole step.
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "args.hpp"
+#include "commands.hpp"
+#include "engine.hpp"
+#include "query_files.hpp"
+#include "report.hpp"
+#include "simdccd/io/pair_json.hpp"
+#include "simdccd/step.hpp"
+#include "simdccd/targets.hpp"
+
+namespace simdccd::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A pair of mesh indices as one sortable key.
+std::uint64_t key(std::int64_t a, std::int64_t b) { return std::uint64_t(a) << 32 | std::uint64_t(b); }
+
+struct TruthFiles {
+  fs::path boxes_vf, boxes_ee, mma_vf, mma_ee;
+};
+
+// The colliding pairs of the step, as keys of mesh indices, sorted.
+std::vector<std::uint64_t> truth_positives(const Mesh& mesh, QueryType type, const fs::path& boxes,
+                                           const fs::path& mma) {
+  const std::vector<IdPair> pairs = read_pair_list_json(boxes);
+  const std::vector<std::uint8_t> truth = read_bool_list_json(mma);
+  if (pairs.size() != truth.size()) {
+    throw InputError(mma.string() + ": " + std::to_string(truth.size()) + " entries for the " +
+                     std::to_string(pairs.size()) + " pairs of " + boxes.string());
+  }
+  const ElementIds ids(mesh);
+  const std::int64_t faces = std::int64_t(mesh.faces.size());
+  std::vector<std::uint64_t> keys;
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    const auto [x, y] = pairs[k];
+    const bool vf = type == QueryType::vertex_face;
+    // VF: [vertex id, face id]; EE: [edge id, edge id] (see tests/data/simulation/README.md).
+    const std::int64_t a = vf ? x - ids.vertex(0) : std::min(x, y) - ids.edge(0);
+    const std::int64_t b = vf ? y - ids.face(0) : std::max(x, y) - ids.edge(0);
+    const bool in_range = a >= 0 && b >= 0 &&
+                          (vf ? a < ids.vertices && b < faces : b < ids.edges);
+    if (!in_range) {
+      throw InputError(boxes.string() + ": pair " + std::to_string(k) + " [" + std::to_string(x) +
+                       ", " + std::to_string(y) + "] is not a " + std::string(to_string(type)) +
+                       " pair of this mesh");
+    }
+    if (truth[k]) keys.push_back(key(a, b));
+  }
+  std::sort(keys.begin(), keys.end());
+  return keys;
+}
+
+struct Judgement {
+  std::uint64_t truth_positives = 0, false_negatives = 0, false_positives = 0;
+};
+
+Judgement judge(const std::vector<Collision>& hits, const std::vector<std::uint64_t>& truth) {
+  std::vector<std::uint64_t> found;
+  for (const Collision& c : hits) found.push_back(key(c.a, c.b));  // sorted, as the hits are
+  std::vector<std::uint64_t> missed, extra;
+  std::set_difference(truth.begin(), truth.end(), found.begin(), found.end(), std::back_inserter(missed));
+  std::set_difference(found.begin(), found.end(), truth.begin(), truth.end(), std::back_inserter(extra));
+  return {truth.size(), missed.size(), extra.size()};
+}
+
+struct StepJob {
+  fs::path frame0, frame1;
+  std::optional<TruthFiles> truth;
+  bool json = false;
+};
+
+std::string rate(std::uint64_t n, double seconds) {
+  return seconds > 0 ? format_rate(double(n) / seconds) : "-";
+}
+
+Mesh read_frames(const fs::path& frame0, const fs::path& frame1) {
+  try {
+    return read_mesh(frame0, frame1);
+  } catch (const std::invalid_argument& e) {  // frames of different meshes
+    throw InputError(e.what());
+  }
+}
+
+int run_step_job(const Engine& engine, const StepJob& job) {
+  const Mesh mesh = read_frames(job.frame0, job.frame1);
+  StepOptions options;
+  options.narrow.mode = engine.mode();
+  options.threads = engine.threads();
+  const StepResult r = ccd_step(mesh, options);
+  const StepStats& s = r.stats;
+  std::optional<Judgement> vf, ee;
+  if (job.truth) {
+    vf = judge(r.vf, truth_positives(mesh, QueryType::vertex_face, job.truth->boxes_vf, job.truth->mma_vf));
+    ee = judge(r.ee, truth_positives(mesh, QueryType::edge_edge, job.truth->boxes_ee, job.truth->mma_ee));
+  }
+  const std::uint64_t invalid = s.vf.invalid + s.ee.invalid;
+  const std::uint64_t fn = job.truth ? vf->false_negatives + ee->false_negatives : 0;
+  const std::uint64_t fp = job.truth ? vf->false_positives + ee->false_positives : 0;
+  if (job.json) {
+    JsonObject o;
+    o.add("mode", to_string(engine.mode())).add("target", engine.target());
+    o.add("threads", std::uint64_t(engine.threads()));
+    o.add("vf_candidates", s.vf_candidates).add("ee_candidates", s.ee_candidates);
+    o.add("positives", std::uint64_t(r.vf.size() + r.ee.size()));
+    o.add("vf_positives", std::uint64_t(r.vf.size())).add("ee_positives", std::uint64_t(r.ee.size()));
+    if (job.truth) {
+      o.add("truth_positives", vf->truth_positives + ee->truth_positives);
+      o.add("false_negatives", fn).add("false_positives", fp);
+    }
+    o.add("invalid", invalid).add("uncertain", s.vf.uncertain + s.ee.uncertain);
+    o.add("screened_out", s.vf.screened_out + s.ee.screened_out);
+    o.add("root_stage", s.vf.root_stage + s.ee.root_stage);
+    o.add_precise("earliest_toi", r.earliest_toi);
+    o.add("broad_seconds", s.broad_seconds).add("narrow_seconds", s.narrow_seconds);
+    o.print();
+  } else {
+    std::printf("step %s -> %s: %zu vertices, %zu edges, %zu faces\n", job.frame0.string().c_str(),
+                job.frame1.string().c_str(), mesh.x0.size(), mesh.edges.size(), mesh.faces.size());
+    std::printf("mode %s, target %s, %d thread%s\n", std::string(to_string(engine.mode())).c_str(),
+                engine.target().c_str(), engine.threads(), engine.threads() == 1 ? "" : "s");
+    std::printf("type  candidates  screened  root_stage  uncertain  invalid  positives");
+    std::printf(job.truth ? "  truth_pos      FN      FP\n" : "\n");
+    const auto row = [&](QueryType type, std::uint64_t candidates, const BatchStats& b,
+                         std::size_t hits, const std::optional<Judgement>& j) {
+      std::printf("%-4s  %10llu  %8llu  %10llu  %9llu  %7llu  %9zu", std::string(to_string(type)).c_str(),
+                  (unsigned long long)candidates, (unsigned long long)b.screened_out,
+                  (unsigned long long)b.root_stage, (unsigned long long)b.uncertain,
+                  (unsigned long long)b.invalid, hits);
+      if (j) {
+        std::printf("  %9llu  %6llu  %6llu", (unsigned long long)j->truth_positives,
+                    (unsigned long long)j->false_negatives, (unsigned long long)j->false_positives);
+      }
+      std::printf("\n");
+    };
+    row(QueryType::vertex_face, s.vf_candidates, s.vf, r.vf.size(), vf);
+    row(QueryType::edge_edge, s.ee_candidates, s.ee, r.ee.size(), ee);
+    const std::uint64_t candidates = s.vf_candidates + s.ee_candidates;
+    std::printf("earliest toi: %.17g\n", r.earliest_toi);
+    std::printf("broad phase %.3f s (%s candidates/s), narrow phase %.3f s (%s candidates/s)\n",
+                s.broad_seconds, rate(candidates, s.broad_seconds).c_str(), s.narrow_seconds,
+                rate(candidates, s.narrow_seconds).c_str());
+  }
+  const bool broken = fn != 0 || invalid != 0 || (engine.mode() != Mode::conservative && fp != 0);
+  return broken ? kCheckFailed : kOk;
+}
+
+}  // namespace
+
+int run_step(std::span<const std::string_view> argv) {
+  // --truth takes four values, which the option parser does not do.
+  std::vector<std::string_view> rest;
+  std::vector<std::string_view> truth;
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    if (argv[i] != "--truth") {
+      rest.push_back(argv[i]);
+      continue;
+    }
+    if (argv.size() - i - 1 < 4) {
+      throw UsageError("--truth takes four files: BOXES_VF BOXES_EE MMA_VF MMA_EE");
+    }
+    if (!truth.empty()) throw UsageError("--truth given twice");
+    truth.assign(argv.begin() + i + 1, argv.begin() + i + 5);
+    i += 4;
+  }
+  static constexpr OptionSpec kOptions[] = {{"--json", false}, {"--help", false}, {"-h", false}};
+  const Args args(rest, kOptions, kEngineOptions);
+  if (args.flag("--help") || args.flag("-h")) {
+    print_usage();
+    return kOk;
+  }
+  if (args.positionals().size() != 2) throw UsageError("step takes two PLY frames: FRAME0 FRAME1");
+  if (args.flag("--verify")) throw UsageError("step has no --verify; --truth judges it");
+  const Engine engine = Engine::from_args(args);
+  if (engine.target() == kXsimdTarget) throw UsageError("step runs the dispatched kernels, not xsimd");
+  StepJob job{fs::path(args.positionals()[0]), fs::path(args.positionals()[1]), std::nullopt,
+              args.flag("--json")};
+  if (!truth.empty()) job.truth = TruthFiles{truth[0], truth[1], truth[2], truth[3]};
+  return run_step_job(engine, job);
+}
+
+int run_bundled_step() {
+  const fs::path scene = SIMDCCD_BUNDLED_SCENE;
+  if (!fs::exists(scene)) {
+    std::printf("(the bundled scene %s is not here: skipped)\n", scene.string().c_str());
+    return kOk;
+  }
+  const Engine engine(Mode::exact, std::nullopt, 0);
+  StepJob job{scene / "frames/227.ply", scene / "frames/228.ply",
+              TruthFiles{scene / "boxes/227vf.json", scene / "boxes/227ee.json",
+                         scene / "mma_bool/227vf_mma_bool.json", scene / "mma_bool/227ee_mma_bool.json"},
+              false};
+  return run_step_job(engine, job);
+}
+
+}  // namespace simdccd::cli
