@@ -1,5 +1,6 @@
 #include "bench_util.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 
@@ -19,6 +20,26 @@ std::string cpu_model() {
     if (part.empty()) part = "CPU part " + line.substr(value);
   }
   return part.empty() ? "unknown" : part;
+}
+
+std::vector<std::string> split(std::string_view list) {
+  std::vector<std::string> items;
+  for (std::size_t start = 0; start <= list.size();) {
+    const std::size_t comma = std::min(list.find(',', start), list.size());
+    if (comma > start) items.emplace_back(list.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return items;
+}
+
+std::vector<int> parse_thread_list(std::string_view list) {
+  std::vector<int> counts;
+  for (const std::string& t : split(list)) {
+    const std::uint64_t n = cli::parse_uint("--threads", t);
+    if (n == 0 || n > 4096) throw cli::UsageError("--threads counts must be 1 to 4096");
+    counts.push_back(static_cast<int>(n));
+  }
+  return counts;
 }
 
 void write_text(const std::filesystem::path& path, std::string_view text) {

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "args.hpp"
 
@@ -15,6 +16,11 @@ std::string cpu_model();
 /// True (after printing `usage`) when the arguments ask for help; a
 /// UsageError for any positional argument.
 bool help_requested(const cli::Args& args, const char* usage);
+
+/// The items of a comma-separated list (empty items dropped).
+std::vector<std::string> split(std::string_view list);
+/// "1,2": thread counts; UsageError outside 1..4096.
+std::vector<int> parse_thread_list(std::string_view list);
 
 /// Writes `text` to `path`, creating its folder; InputError when it cannot.
 void write_text(const std::filesystem::path& path, std::string_view text);

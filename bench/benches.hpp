@@ -8,6 +8,8 @@ namespace simdccd::bench {
 
 /// Queries per second of every implementation, thread count and mode.
 int run_kernel_bench(std::span<const std::string_view> args);
+/// Whole simulation steps: seconds and candidates/s of each phase.
+int run_step_bench(std::span<const std::string_view> args);
 /// Microseconds per query of the exact oracle on one thread.
 int run_oracle_bench(std::span<const std::string_view> args);
 

@@ -35,6 +35,7 @@ CPU; writes kernels.tsv and kernels.svg.
 
 Usage: simdccd_bench [--count N] [--seed S] [--simulation DIR] [--targets LIST]
                      [--threads LIST] [--min-time SECONDS] [--out DIR]
+       simdccd_bench step --help      whole simulation steps, per phase
        simdccd_bench oracle --help    the exact oracle's microseconds per query
   --count N           random queries per type (default 1000000)
   --seed S            random seed (default 1)
@@ -55,16 +56,6 @@ struct Workload {
   std::string name;  ///< "random vf", "simulation ee"
   SoaBatch queries;
 };
-
-std::vector<std::string> split(std::string_view list) {
-  std::vector<std::string> items;
-  for (std::size_t start = 0; start <= list.size();) {
-    const std::size_t comma = std::min(list.find(',', start), list.size());
-    if (comma > start) items.emplace_back(list.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return items;
-}
 
 /// The baseline first, then the requested (or default) targets that run here.
 std::vector<std::string> bench_targets(std::optional<std::string_view> list) {
@@ -159,12 +150,7 @@ int run_kernel_bench(std::span<const std::string_view> argv) {
   const fs::path simulation(args.value("--simulation").value_or(SIMDCCD_SIMULATION));
   const double min_time = parse_seconds("--min-time", args.value("--min-time").value_or("0.2"));
   const fs::path out(args.value("--out").value_or(SIMDCCD_BENCH_RESULTS));
-  std::vector<int> thread_counts;
-  for (const std::string& t : split(args.value("--threads").value_or("1,2"))) {
-    const std::uint64_t n = parse_uint("--threads", t);
-    if (n == 0 || n > 4096) throw UsageError("--threads counts must be 1 to 4096");
-    thread_counts.push_back(static_cast<int>(n));
-  }
+  const std::vector<int> thread_counts = parse_thread_list(args.value("--threads").value_or("1,2"));
 
   const std::string cpu = cpu_model();
   std::printf("simdccd_bench: queries per second\ncpu: %s\n", cpu.c_str());

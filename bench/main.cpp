@@ -1,5 +1,6 @@
-// simdccd_bench: the kernels' queries per second (default), or the oracle's
-// microseconds per query (`simdccd_bench oracle`).
+// simdccd_bench: the kernels' queries per second (default), whole simulation
+// steps (`simdccd_bench step`), or the oracle's microseconds per query
+// (`simdccd_bench oracle`).
 #include <cstdio>
 #include <exception>
 #include <string_view>
@@ -14,6 +15,7 @@ int main(int argc, char** argv) {
   try {
     if (!args.empty() && args[0] == "oracle")
       return bench::run_oracle_bench(std::span(args).subspan(1));
+    if (!args.empty() && args[0] == "step") return bench::run_step_bench(std::span(args).subspan(1));
     return bench::run_kernel_bench(args);
   } catch (const cli::UsageError& e) {
     std::fprintf(stderr, "simdccd_bench: %s\nTry 'simdccd_bench --help'.\n", e.what());

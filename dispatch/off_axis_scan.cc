@@ -1,6 +1,6 @@
 // The sweep's inner loop (kernels/broad/off_axis_scan.hpp), compiled once
-// per Highway target: four comparisons per lane, survivors compressed into
-// a list of indices. Dispatched to the best target of this CPU.
+// per Highway target: four comparisons per lane on floats, survivors
+// compressed into a list of indices. Dispatched to the best target of this CPU.
 #include "broad/off_axis_scan.hpp"
 
 #undef HWY_TARGET_INCLUDE
@@ -12,9 +12,9 @@ HWY_BEFORE_NAMESPACE();
 namespace simdccd::broad::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-std::size_t OffAxisOverlaps(const OffAxes& b, std::size_t begin, std::size_t end, double lo1,
-                            double hi1, double lo2, double hi2, std::int64_t* out) {
-  const hn::ScalableTag<double> d;
+std::size_t OffAxisOverlaps(const OffAxes& b, std::size_t begin, std::size_t end, float lo1,
+                            float hi1, float lo2, float hi2, std::int32_t* out) {
+  const hn::ScalableTag<float> d;
   const hn::RebindToSigned<decltype(d)> di;
   const std::size_t lanes = hn::Lanes(d);
   const auto vlo1 = hn::Set(d, lo1), vhi1 = hn::Set(d, hi1);
@@ -26,7 +26,7 @@ std::size_t OffAxisOverlaps(const OffAxes& b, std::size_t begin, std::size_t end
                            hn::Le(vlo2, hn::LoadU(d, b.hi2 + j))));
     if (end - j < lanes) m = hn::And(m, hn::FirstN(d, end - j));
     if (hn::AllFalse(d, m)) continue;  // the common case; compressing costs more
-    const auto index = hn::Iota(di, static_cast<std::int64_t>(j));
+    const auto index = hn::Iota(di, static_cast<std::int32_t>(j));
     count += hn::CompressStore(index, hn::RebindMask(di, m), di, out + count);
   }
   return count;
@@ -36,12 +36,30 @@ std::size_t OffAxisOverlaps(const OffAxes& b, std::size_t begin, std::size_t end
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
+#include <cfloat>
+#include <cmath>
+
 namespace simdccd::broad {
+
+// Doubles beyond the float range are clamped first: converting them is undefined.
+float float_below(double x) {
+  if (x > FLT_MAX) return FLT_MAX;
+  if (x < -FLT_MAX) return -INFINITY;
+  const float f = static_cast<float>(x);
+  return f > x ? std::nextafter(f, -INFINITY) : f;
+}
+
+float float_above(double x) {
+  if (x > FLT_MAX) return INFINITY;
+  if (x < -FLT_MAX) return -FLT_MAX;
+  const float f = static_cast<float>(x);
+  return f < x ? std::nextafter(f, INFINITY) : f;
+}
 
 HWY_EXPORT(OffAxisOverlaps);
 
 std::size_t off_axis_overlaps(const OffAxes& boxes, std::size_t begin, std::size_t end,
-                              double lo1, double hi1, double lo2, double hi2, std::int64_t* out) {
+                              float lo1, float hi1, float lo2, float hi2, std::int32_t* out) {
   return HWY_DYNAMIC_DISPATCH(OffAxisOverlaps)(boxes, begin, end, lo1, hi1, lo2, hi2, out);
 }
 

@@ -79,6 +79,7 @@ class SortAndSweep {
   struct Sorted {
     std::vector<std::int32_t> order;  ///< element indices by (lo on the axis, index)
     std::array<std::vector<double>, 3> lo, hi;  ///< in sweep order; [0] is the sweep axis
+    std::array<std::vector<float>, 4> off_axes;  ///< lo[1], hi[1], lo[2], hi[2] rounded outwards, padded
     std::vector<std::array<std::int32_t, 3>> vertices;  ///< of each element, in sweep order (-1: none)
   };
 

@@ -48,11 +48,20 @@ void gather(Sorted& s, const Boxes& boxes, int axis, const VerticesOf& vertices_
   const std::size_t n = s.order.size();
   for (int k = 0; k < 3; ++k) {
     const int a = (axis + k) % 3;
-    // Padded: the scan may read a vector past the last box.
-    s.lo[k].assign(n + broad::kScanSlack, 0.0), s.hi[k].assign(n + broad::kScanSlack, 0.0);
+    s.lo[k].resize(n), s.hi[k].resize(n);
     for (std::size_t i = 0; i < n; ++i) {
       s.lo[k][i] = boxes.lo[a][s.order[i]];
       s.hi[k][i] = boxes.hi[a][s.order[i]];
+    }
+  }
+  // Padded: the scan may read a vector past the last box.
+  for (int k = 0; k < 2; ++k) {
+    auto& lo = s.off_axes[2 * k];
+    auto& hi = s.off_axes[2 * k + 1];
+    lo.assign(n + broad::kScanSlack, 0.0f), hi.assign(n + broad::kScanSlack, 0.0f);
+    for (std::size_t i = 0; i < n; ++i) {
+      lo[i] = broad::float_below(s.lo[k + 1][i]);
+      hi[i] = broad::float_above(s.hi[k + 1][i]);
     }
   }
   s.vertices.resize(n);
@@ -163,8 +172,9 @@ void SortAndSweep::sweep(std::size_t c, std::size_t batch, const CandidateSink& 
                                                             : faces_;
   const double* const s_lo = s.lo[0].data();
   const std::size_t ns = s.order.size();
-  const broad::OffAxes off{s.lo[1].data(), s.hi[1].data(), s.lo[2].data(), s.hi[2].data()};
-  std::vector<std::int64_t> hits;
+  const broad::OffAxes off{s.off_axes[0].data(), s.off_axes[1].data(), s.off_axes[2].data(),
+                           s.off_axes[3].data()};
+  std::vector<std::int32_t> hits;
   for (std::size_t i = chunk.begin; i < chunk.end; ++i) {
     // A pair overlaps on the sweep axis iff the box first in (lo, index)
     // order reaches the other's lo: each pair is found once, from that box.
@@ -177,11 +187,13 @@ void SortAndSweep::sweep(std::size_t c, std::size_t batch, const CandidateSink& 
     const std::size_t last = std::upper_bound(s_lo + std::min(first, ns), s_lo + ns, p.hi[0][i]) - s_lo;
     if (last <= first) continue;
     hits.resize(last - first + broad::kScanSlack);
-    const std::size_t n = broad::off_axis_overlaps(off, first, last, p.lo[1][i], p.hi[1][i],
-                                                   p.lo[2][i], p.hi[2][i], hits.data());
+    const std::size_t n = broad::off_axis_overlaps(off, first, last, p.off_axes[0][i], p.off_axes[1][i],
+                                                   p.off_axes[2][i], p.off_axes[3][i], hits.data());
     for (std::size_t h = 0; h < n; ++h) {
       const auto j = static_cast<std::size_t>(hits[h]);
-      if (shares_vertex(p.vertices[i], s.vertices[j])) continue;
+      const bool overlap = p.lo[1][i] <= s.hi[1][j] && s.lo[1][j] <= p.hi[1][i] &&
+                           p.lo[2][i] <= s.hi[2][j] && s.lo[2][j] <= p.hi[2][i];  // exact
+      if (!overlap || shares_vertex(p.vertices[i], s.vertices[j])) continue;
       switch (chunk.part) {
         case Part::faces_over_vertices: emit(s.order[j], p.order[i]); break;
         case Part::vertices_over_faces: emit(p.order[i], s.order[j]); break;

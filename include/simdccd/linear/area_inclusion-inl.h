@@ -17,7 +17,8 @@
 // Lemma 4.1: R_j(lo + s) = R_j(lo) + s V_j with V_j = Q_j - P_j, so
 // |D(lo + s) - D(lo)| <= s (|R_i| |V_j| + |V_i| |R_j|)_x + s^2 (|V_i| |V_j|)_x).
 // `inside`: inclusion holds at every t of the interval, so at the root.
-// `outside`: it fails at every t, so at the root. Neither: uncertain.
+// `outside`: it fails at every t, so at the root (or the primitives are
+// certified apart all along the interval). Neither: uncertain.
 //
 // Defined in namespace simdccd::linear::SIMDCCD_LINEAR_NAMESPACE: `portable`
 // by default, and once per Highway target in dispatch/linear_ccd.cc, which
@@ -93,6 +94,57 @@ void project(typename L::M k0, typename L::M k1, typename L::V x, typename L::V 
   v = L::select(k0, z, L::select(k1, x, y));
 }
 
+/// Certified separation of the primitives at every t of [lo, lo + w], for
+/// pieces where inclusion is ill-conditioned (nearly parallel edges, a
+/// nearly flat triangle) although the primitives are far apart. Direction: d
+/// from the centroid of the first primitive (VF: the vertex; EE: edge a) to
+/// that of the second, at lo. Each d.(R_b - R_a) over the pairs of their
+/// points is certified at lo, net of its rounding (10u sum |d_k| (m_a + m_b)_k
+/// from relative_at's 4u and the dot product, doubled) and of its change over
+/// the interval (w sum |d_k| (v_a + v_b)_k). Arguments as relative_at gives
+/// them for points 1..3 (point 0 is the origin).
+template <class L, QueryType kType>
+typename L::M separated_over_interval(
+    typename L::V p1x, typename L::V p1y, typename L::V p1z, typename L::V m1x, typename L::V m1y,
+    typename L::V m1z, typename L::V v1x, typename L::V v1y, typename L::V v1z, typename L::V p2x,
+    typename L::V p2y, typename L::V p2z, typename L::V m2x, typename L::V m2y, typename L::V m2z,
+    typename L::V v2x, typename L::V v2y, typename L::V v2z, typename L::V p3x, typename L::V p3y,
+    typename L::V p3z, typename L::V m3x, typename L::V m3y, typename L::V m3z, typename L::V v3x,
+    typename L::V v3y, typename L::V v3z, typename L::V w) {
+  using V = typename L::V;
+  const bool vf = kType == QueryType::vertex_face;
+  // Scaled centroid differences: VF (p1 + p2 + p3) / 3 - 0; EE (p2 + p3) / 2 - p1 / 2.
+  const V dx = vf ? L::add(L::add(p1x, p2x), p3x) : L::sub(L::add(p2x, p3x), p1x);
+  const V dy = vf ? L::add(L::add(p1y, p2y), p3y) : L::sub(L::add(p2y, p3y), p1y);
+  const V dz = vf ? L::add(L::add(p1z, p2z), p3z) : L::sub(L::add(p2z, p3z), p1z);
+  const V ax = L::abs(dx), ay = L::abs(dy), az = L::abs(dz);
+  const auto dot = [&](V x, V y, V z) { return L::add(L::add(L::mul(dx, x), L::mul(dy, y)), L::mul(dz, z)); };
+  const auto weigh = [&](V x, V y, V z) { return L::add(L::add(L::mul(ax, x), L::mul(ay, y)), L::mul(az, z)); };
+  // d.(R_b - R_a) > its bound; (mx, my, mz) and (vx, vy, vz) are summed bounds of both points.
+  const auto apart = [&](V x, V y, V z, V mx, V my, V mz, V vx, V vy, V vz) {
+    const V bound = L::add(L::mul(L::add(L::mul(L::set(20 * kUnitRoundoff), weigh(mx, my, mz)),
+                                         L::mul(w, weigh(vx, vy, vz))),
+                                  L::set(1 + 16 * kUnitRoundoff)),
+                           L::set(kTiny));
+    return L::gt(dot(x, y, z), bound);
+  };
+  if constexpr (kType == QueryType::vertex_face) {
+    return L::both(L::both(apart(p1x, p1y, p1z, m1x, m1y, m1z, v1x, v1y, v1z),
+                           apart(p2x, p2y, p2z, m2x, m2y, m2z, v2x, v2y, v2z)),
+                   apart(p3x, p3y, p3z, m3x, m3y, m3z, v3x, v3y, v3z));
+  } else {
+    // Pairs (a0, b0), (a0, b1), (a1, b0), (a1, b1); a0 is the origin.
+    const auto from_a1 = [&](V x, V y, V z, V mx, V my, V mz, V vx, V vy, V vz) {
+      return apart(L::sub(x, p1x), L::sub(y, p1y), L::sub(z, p1z), L::add(mx, m1x), L::add(my, m1y),
+                   L::add(mz, m1z), L::add(vx, v1x), L::add(vy, v1y), L::add(vz, v1z));
+    };
+    return L::both(L::both(apart(p2x, p2y, p2z, m2x, m2y, m2z, v2x, v2y, v2z),
+                           apart(p3x, p3y, p3z, m3x, m3y, m3z, v3x, v3y, v3z)),
+                   L::both(from_a1(p2x, p2y, p2z, m2x, m2y, m2z, v2x, v2y, v2z),
+                           from_a1(p3x, p3y, p3z, m3x, m3y, m3z, v3x, v3y, v3z)));
+  }
+}
+
 template <class L, QueryType kType>
 void area_inclusion(const QueryLanes<L>& q, typename L::V lo, typename L::V hi,
                     typename L::M& inside, typename L::M& outside) {
@@ -159,6 +211,13 @@ void area_inclusion(const QueryLanes<L>& q, typename L::V lo, typename L::V hi,
                      L::both(agrees(d23, b23), agrees(e_all, b_all)));
     outside = L::either(L::either(opposes(e12, b12), opposes(e31, b31)),
                         L::either(opposes(d23, b23), opposes(e_all, b_all)));
+  }
+  // Skipped only when it cannot change a lane: the answer never depends on
+  // which queries share a vector.
+  if (!L::all(outside)) {
+    outside = L::either(outside, separated_over_interval<L, kType>(p1x, p1y, p1z, m1x, m1y, m1z, v1x, v1y, v1z,
+                                                                   p2x, p2y, p2z, m2x, m2y, m2z, v2x, v2y, v2z,
+                                                                   p3x, p3y, p3z, m3x, m3y, m3z, v3x, v3y, v3z, w));
   }
 }
 

@@ -1,0 +1,116 @@
+// simdccd_bench step: whole simulation steps (simdccd/step.hpp) on the three
+// bundled scenes, per thread count and mode: seconds and candidates per
+// second of each phase, and the fraction of candidates at each kernel stage.
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <tbb/info.h>
+
+#include "bench_util.hpp"
+#include "benches.hpp"
+#include "simdccd/step.hpp"
+#include "simdccd/targets.hpp"
+
+namespace simdccd::bench {
+namespace fs = std::filesystem;
+using namespace cli;
+namespace {
+
+constexpr const char* kUsage =
+    R"(simdccd_bench step: one simulation step (broad + narrow phase, ccd_step) on each
+bundled scene, for each thread count and mode (conservative, exact), with
+the active target. Prints and writes steps.tsv: candidates, broad and narrow
+seconds (best of --repeat runs), candidates per second of each phase, and the
+fractions of candidates screened out by the kernels' cheap filters, reaching
+root isolation, and uncertain (exact mode: decided by the oracle).
+
+Usage: simdccd_bench step [--simulation DIR] [--threads LIST] [--repeat N] [--out DIR]
+  --simulation DIR  default: )" SIMDCCD_SIMULATION R"(
+  --threads LIST    comma-separated (default 1,2); counts over the cores are skipped
+  --repeat N        runs per measurement, the fastest kept (default 3)
+  --out DIR         default: )" SIMDCCD_BENCH_RESULTS R"(
+)";
+
+struct Scene {
+  const char* name;
+  const char* frame0;
+  const char* frame1;
+};
+
+constexpr Scene kScenes[] = {{"cloth-funnel", "227.ply", "228.ply"},
+                             {"rod-twist", "3036.ply", "3037.ply"},
+                             {"n-body-simulation", "balls16_18.ply", "balls16_19.ply"}};
+
+double share(std::uint64_t part, std::uint64_t whole) {
+  return whole == 0 ? 0.0 : double(part) / double(whole);
+}
+
+}  // namespace
+
+int run_step_bench(std::span<const std::string_view> argv) {
+  static constexpr OptionSpec kOptions[] = {{"--simulation", true}, {"--threads", true},
+                                            {"--repeat", true},     {"--out", true},
+                                            {"--help", false},      {"-h", false}};
+  const Args args(argv, kOptions);
+  if (help_requested(args, kUsage)) return 0;
+  const fs::path dir(args.value("--simulation").value_or(SIMDCCD_SIMULATION));
+  const std::vector<int> threads = parse_thread_list(args.value("--threads").value_or("1,2"));
+  const std::uint64_t repeat = std::max<std::uint64_t>(1, parse_uint("--repeat", args.value("--repeat").value_or("3")));
+  const fs::path out = fs::path(args.value("--out").value_or(SIMDCCD_BENCH_RESULTS)) / "steps.tsv";
+
+  const std::string cpu = cpu_model();
+  const int cores = tbb::info::default_concurrency();
+  std::printf("simdccd_bench step: target %s, cpu: %s, %d cores\n", active_implementation().c_str(),
+              cpu.c_str(), cores);
+  std::ostringstream tsv;
+  tsv << "# simdccd_bench step, target " << active_implementation() << ", best of " << repeat
+      << "\n# cpu: " << cpu << "\nscene\tmode\tthreads\tvf_candidates\tee_candidates\thits\t"
+      << "broad_seconds\tnarrow_seconds\tbroad_candidates_per_s\tnarrow_candidates_per_s\t"
+      << "screened_out\troot_stage\tuncertain\n";
+  std::printf("%-18s %-12s %7s %11s %6s %8s %8s %10s %10s %8s %8s %9s\n", "scene", "mode", "threads",
+              "candidates", "hits", "broad_s", "narrow_s", "broad/s", "narrow/s", "screened",
+              "root", "uncertain");
+  for (const Scene& scene : kScenes) {
+    const Mesh mesh = read_mesh(dir / scene.name / "frames" / scene.frame0, dir / scene.name / "frames" / scene.frame1);
+    for (const Mode mode : {Mode::conservative, Mode::exact}) {
+      for (const int t : threads) {
+        if (t > cores) continue;
+        StepOptions options;
+        options.narrow.mode = mode;
+        options.threads = int(t);
+        StepResult best;
+        for (std::uint64_t r = 0; r < repeat; ++r) {
+          StepResult result = ccd_step(mesh, options);
+          const auto total = [](const StepResult& x) { return x.stats.broad_seconds + x.stats.narrow_seconds; };
+          if (r == 0 || total(result) < total(best)) best = std::move(result);
+        }
+        const StepStats& s = best.stats;
+        const std::uint64_t candidates = s.vf_candidates + s.ee_candidates;
+        const BatchStats narrow = BatchStats(s.vf) += s.ee;
+        const double broad_rate = double(candidates) / s.broad_seconds;
+        const double narrow_rate = double(candidates) / s.narrow_seconds;
+        const std::string mode_name(to_string(mode));
+        std::printf("%-18s %-12s %7d %11llu %6zu %8.3f %8.3f %9.1fM %9.1fM %7.1f%% %7.1f%% %8.3f%%\n",
+                    scene.name, mode_name.c_str(), t, (unsigned long long)candidates,
+                    best.vf.size() + best.ee.size(), s.broad_seconds, s.narrow_seconds,
+                    broad_rate / 1e6, narrow_rate / 1e6, 100 * share(narrow.screened_out, candidates),
+                    100 * share(narrow.root_stage, candidates), 100 * share(narrow.uncertain, candidates));
+        std::fflush(stdout);
+        tsv << scene.name << '\t' << mode_name << '\t' << t << '\t' << s.vf_candidates << '\t'
+            << s.ee_candidates << '\t' << best.vf.size() + best.ee.size() << '\t' << s.broad_seconds
+            << '\t' << s.narrow_seconds << '\t' << broad_rate << '\t' << narrow_rate << '\t'
+            << share(narrow.screened_out, candidates) << '\t' << share(narrow.root_stage, candidates)
+            << '\t' << share(narrow.uncertain, candidates) << '\n';
+      }
+    }
+  }
+  write_text(out, tsv.str());
+  std::printf("wrote %s\n", out.c_str());
+  return 0;
+}
+
+}  // namespace simdccd::bench
