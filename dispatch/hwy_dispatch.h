@@ -1,23 +1,32 @@
-// Between dispatch/linear_ccd.cc (the Highway instantiations of the kernel)
-// and dispatch/targets.cc (the choice among them). Internal to the library.
+// Between dispatch/linear_ccd.cc and dispatch/spacetime_ccd.cc (the Highway
+// instantiations of the kernels) and dispatch/targets.cc (the choice among
+// them). Internal to the library.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
 #include "simdccd/linear/tile_io.hpp"
+#include "simdccd/spacetime/tile.hpp"
 
 namespace simdccd::linear::dispatch {
 
-/// One Highway target compiled into dispatch/linear_ccd.cc.
+/// One Highway target compiled into dispatch/linear_ccd.cc and dispatch/spacetime_ccd.cc.
 struct HwyTarget {
   std::int64_t target;  ///< its HWY_* bit
   TileFunction vertex_face, edge_edge;
+  spacetime::TileFunction spacetime_vertex_face, spacetime_edge_edge;
 };
 
 /// Every compiled Highway target (HWY_TARGETS), best first, with the kernels
 /// taken from the HWY_EXPORT tables directly, not through Highway's chosen
 /// target, which SupportedTargets() may reset.
 std::vector<HwyTarget> hwy_compiled_targets();
+
+/// The space-time kernels of the target at `index` of the HWY_EXPORT tables
+/// (dispatch/spacetime_ccd.cc); null if not compiled.
+void hwy_spacetime_kernels(std::size_t index, spacetime::TileFunction& vertex_face,
+                           spacetime::TileFunction& edge_edge);
 
 }  // namespace simdccd::linear::dispatch

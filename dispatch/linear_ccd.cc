@@ -72,7 +72,11 @@ std::vector<HwyTarget> hwy_compiled_targets() {
 #endif
     const TileFunction vf = HWY_DISPATCH_TABLE(DecideTileVF)[index];
     const TileFunction ee = HWY_DISPATCH_TABLE(DecideTileEE)[index];
-    if (vf != nullptr && ee != nullptr) targets.push_back({target, vf, ee});
+    spacetime::TileFunction st_vf = nullptr, st_ee = nullptr;
+    hwy_spacetime_kernels(index, st_vf, st_ee);
+    if (vf != nullptr && ee != nullptr && st_vf != nullptr && st_ee != nullptr) {
+      targets.push_back({target, vf, ee, st_vf, st_ee});
+    }
   }
   return targets;
 }

@@ -1,7 +1,8 @@
 // The implementations of the kernels and the choice among them
 // (include/simdccd/targets.hpp): every Highway target compiled into
-// dispatch/linear_ccd.cc, best first, then "double" (kernels/linear/
-// scalar_tile.cpp).
+// dispatch/linear_ccd.cc (and dispatch/spacetime_ccd.cc), best first, then
+// "double" (kernels/linear/scalar_tile.cpp, kernels/spacetime/scalar_tile.cpp).
+// Each implementation carries both the linear and the space-time kernels.
 //
 // The table is built once, at first use: the compiled targets with their
 // kernel pointers, which of them this CPU runs (hwy::SupportedTargets(),
@@ -21,6 +22,7 @@
 #include "hwy_dispatch.h"
 #include "linear/scalar_tile.hpp"
 #include "linear/tile_dispatch.hpp"
+#include "spacetime/scalar_tile.hpp"
 
 namespace simdccd {
 namespace {
@@ -29,6 +31,8 @@ struct Implementation {
   std::string name;
   linear::TileFunction vertex_face = nullptr;
   linear::TileFunction edge_edge = nullptr;
+  spacetime::TileFunction spacetime_vertex_face = nullptr;
+  spacetime::TileFunction spacetime_edge_edge = nullptr;
   bool runnable = false;
 };
 
@@ -54,10 +58,12 @@ class Registry {
     const std::int64_t supported = hwy::SupportedTargets();
     for (const linear::dispatch::HwyTarget& t : linear::dispatch::hwy_compiled_targets()) {
       all_.push_back({hwy::TargetName(t.target), t.vertex_face, t.edge_edge,
-                      (supported & t.target) != 0});
+                      t.spacetime_vertex_face, t.spacetime_edge_edge, (supported & t.target) != 0});
     }
     all_.push_back({"double", linear::scalar_tile_function(QueryType::vertex_face),
-                    linear::scalar_tile_function(QueryType::edge_edge), true});
+                    linear::scalar_tile_function(QueryType::edge_edge),
+                    spacetime::scalar_tile_function(QueryType::vertex_face),
+                    spacetime::scalar_tile_function(QueryType::edge_edge), true});
     best_ = &*std::find_if(all_.begin(), all_.end(), [](const Implementation& i) { return i.runnable; });
     active_.store(best_);
     if (const char* env = std::getenv("SIMDCCD_TARGET"); env != nullptr && *env != '\0') {
@@ -135,4 +141,13 @@ TileFunction active_tile_function(QueryType type) {
 }
 
 }  // namespace linear
+
+namespace spacetime {
+
+TileFunction active_tile_function(QueryType type) {
+  const Implementation* i = registry().active();
+  return type == QueryType::vertex_face ? i->spacetime_vertex_face : i->spacetime_edge_edge;
+}
+
+}  // namespace spacetime
 }  // namespace simdccd

@@ -1,6 +1,7 @@
 // The header-only xsimd entry: the same kernel math as the dispatched
-// implementations (linear_ccd.hpp, targets.hpp), on xsimd::batch<double, Arch>
-// for an architecture fixed when *you* compile it.
+// implementations (linear_ccd.hpp, spacetime_ccd.hpp, targets.hpp), on
+// xsimd::batch<double, Arch> for an architecture fixed when *you* compile it
+// (linear_ccd_xsimd, spacetime_ccd_xsimd).
 //
 //   #include <simdccd/xsimd.hpp>
 //   simdccd::linear_ccd_xsimd(queries, options, out, 0, queries.count);  // xsimd::default_arch
@@ -32,6 +33,9 @@
 #include "simdccd/linear/tile_kernel-inl.h"
 #include "simdccd/linear/xsimd_lanes.hpp"
 #include "simdccd/linear_ccd.hpp"
+#include "simdccd/spacetime/tile_io.hpp"
+#include "simdccd/spacetime/tile_kernel-inl.h"
+#include "simdccd/spacetime_ccd.hpp"
 
 namespace simdccd {
 
@@ -61,6 +65,35 @@ BatchStats linear_ccd_xsimd(const IndexedQueries& queries, const Options& option
                             const BatchResults& out, std::size_t begin, std::size_t end) {
   return linear::run_tiles(queries, options, out, begin, end,
                            linear::xsimd_tile_function<Arch>(queries.type));
+}
+
+namespace spacetime {
+
+/// The space-time decide_tile on xsimd batches of Arch.
+template <class Arch>
+TileFunction xsimd_tile_function(QueryType type) {
+  using L = linear::XsimdLanes<Arch>;
+  return type == QueryType::vertex_face ? &portable::decide_tile<L, QueryType::vertex_face>
+                                        : &portable::decide_tile<L, QueryType::edge_edge>;
+}
+
+}  // namespace spacetime
+
+/// spacetime_ccd() (spacetime_ccd.hpp) on xsimd batches of Arch, on the
+/// calling thread; same contract and answers.
+template <class Arch = xsimd::default_arch>
+BatchStats spacetime_ccd_xsimd(const SoaQueries& queries, const SpacetimeIdArrays& ids,
+                               const Options& options, const BatchResults& out, std::size_t begin,
+                               std::size_t end) {
+  return spacetime::run_tiles(spacetime::IdentifiedQueries{queries, ids}, options, out, begin, end,
+                              spacetime::xsimd_tile_function<Arch>(queries.type));
+}
+
+template <class Arch = xsimd::default_arch>
+BatchStats spacetime_ccd_xsimd(const IndexedQueries& queries, const Options& options,
+                               const BatchResults& out, std::size_t begin, std::size_t end) {
+  return spacetime::run_tiles(queries, options, out, begin, end,
+                              spacetime::xsimd_tile_function<Arch>(queries.type));
 }
 
 }  // namespace simdccd

@@ -1,0 +1,52 @@
+// Moving space-time queries into tiles and answers out of them: the part of
+// every space-time batch entry that is not vector math.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+
+#include "simdccd/spacetime/tile.hpp"
+#include "simdccd/spacetime_ccd.hpp"
+
+namespace simdccd::spacetime {
+
+/// SoaQueries with their ids.
+struct IdentifiedQueries {
+  const SoaQueries& queries;
+  const SpacetimeIdArrays& ids;
+  QueryType type() const { return queries.type; }
+};
+
+/// Copies queries [begin, begin + count) into the tile (count <= kTileSize),
+/// each primitive's vertices put in id order.
+void load_tile(const IdentifiedQueries& queries, std::size_t begin, std::size_t count, Tile& tile);
+/// Gathers them (ids: the vertex indices); a pair with an index out of range
+/// gets NaN coordinates, so the kernel reports it as invalid input.
+void load_tile(const IndexedQueries& queries, std::size_t begin, std::size_t count, Tile& tile);
+
+/// Writes the answers of a decided tile to entries [begin, begin + count) of
+/// `out`. Uncertain queries become hits (conservative) or go to the exact
+/// oracle (exact); in oracle mode every query goes to the oracle and the tile
+/// need not have been decided.
+BatchStats store_tile(const Tile& tile, QueryType type, Mode mode, const BatchResults& out,
+                      std::size_t begin);
+
+inline QueryType type_of(const IdentifiedQueries& q) { return q.type(); }
+inline QueryType type_of(const IndexedQueries& q) { return q.type; }
+
+/// The loop over tiles that every entry shares.
+template <class Queries>
+BatchStats run_tiles(const Queries& queries, const Options& options, const BatchResults& out,
+                     std::size_t begin, std::size_t end, TileFunction decide) {
+  BatchStats stats;
+  Tile tile;
+  for (std::size_t first = begin; first < end; first += kTileSize) {
+    const std::size_t count = std::min(kTileSize, end - first);
+    load_tile(queries, first, count, tile);
+    if (options.mode != Mode::oracle) decide(tile, options.time_tolerance);
+    stats += store_tile(tile, type_of(queries), options.mode, out, first);
+  }
+  return stats;
+}
+
+}  // namespace simdccd::spacetime

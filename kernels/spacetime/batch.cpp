@@ -1,0 +1,72 @@
+// The space-time batch entries: tiles through the active kernel, on one
+// thread or over all cores with oneTBB.
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_reduce.h>
+#include <tbb/task_arena.h>
+
+#include "simdccd/spacetime/tile_io.hpp"
+#include "simdccd/spacetime_ccd.hpp"
+#include "spacetime/scalar_tile.hpp"
+
+namespace simdccd {
+namespace {
+
+using spacetime::IdentifiedQueries;
+
+template <class Queries>
+BatchStats run(const Queries& queries, const Options& options, const BatchResults& out,
+               std::size_t begin, std::size_t end) {
+  return spacetime::run_tiles(queries, options, out, begin, end,
+                              spacetime::active_tile_function(spacetime::type_of(queries)));
+}
+
+std::size_t count_of(const IdentifiedQueries& q) { return q.queries.count; }
+std::size_t count_of(const IndexedQueries& q) { return q.count(); }
+
+template <class Queries>
+BatchStats run_parallel(const Queries& queries, const Options& options, const BatchResults& out,
+                        const ParallelOptions& parallel) {
+  // Tasks never split a tile, so the answers are those of one thread.
+  constexpr std::size_t kTile = spacetime::kTileSize;
+  const std::size_t tiles = (count_of(queries) + kTile - 1) / kTile;
+  const std::size_t grain = std::max<std::size_t>(1, parallel.grain / kTile);
+  const auto body = [&] {
+    return tbb::parallel_reduce(
+        tbb::blocked_range<std::size_t>(0, tiles, grain), BatchStats{},
+        [&](const tbb::blocked_range<std::size_t>& r, BatchStats stats) {
+          const std::size_t begin = r.begin() * kTile;
+          const std::size_t end = std::min(count_of(queries), r.end() * kTile);
+          return stats += run(queries, options, out, begin, end);
+        },
+        [](BatchStats a, const BatchStats& b) { return a += b; });
+  };
+  if (parallel.threads <= 0) return body();
+  tbb::task_arena arena(parallel.threads);
+  return arena.execute(body);
+}
+
+}  // namespace
+
+BatchStats spacetime_ccd(const SoaQueries& queries, const SpacetimeIdArrays& ids,
+                         const Options& options, const BatchResults& out, std::size_t begin,
+                         std::size_t end) {
+  return run(IdentifiedQueries{queries, ids}, options, out, begin, end);
+}
+
+BatchStats spacetime_ccd(const IndexedQueries& queries, const Options& options,
+                         const BatchResults& out, std::size_t begin, std::size_t end) {
+  return run(queries, options, out, begin, end);
+}
+
+BatchStats spacetime_ccd_parallel(const SoaQueries& queries, const SpacetimeIdArrays& ids,
+                                  const Options& options, const BatchResults& out,
+                                  const ParallelOptions& parallel) {
+  return run_parallel(IdentifiedQueries{queries, ids}, options, out, parallel);
+}
+
+BatchStats spacetime_ccd_parallel(const IndexedQueries& queries, const Options& options,
+                                  const BatchResults& out, const ParallelOptions& parallel) {
+  return run_parallel(queries, options, out, parallel);
+}
+
+}  // namespace simdccd

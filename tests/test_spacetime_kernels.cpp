@@ -1,0 +1,507 @@
+// Every implementation of the space-time kernels (each runnable Highway target
+// and "double") in both floating-point modes, against the exact space-time
+// oracle (spacetime_exact_ccd) on every query:
+// - exact mode: every hit equals the oracle's; certified hits have
+//   oracle toi_lo - tolerance <= toi <= oracle toi_hi; fallbacks carry the
+//   oracle's toi_lo;
+// - conservative mode: no false negative, toi <= oracle toi_hi on hits, false
+//   positives only with status uncertain, same certified answers as exact mode;
+// - all implementations (and the xsimd entry) give bit-identical hit, toi and
+//   status;
+// - invalid input (NaN, infinity, |x| > 2^60) gives invalid_input.
+// Workloads: random queries uniform in [0,1] with random ids, small-motion
+// random queries, hand-made degenerate queries (those of
+// test_spacetime_oracle.cpp, moved and scaled, under every id order) and
+// small-integer-grid queries with tied ids.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "simdccd/spacetime_ccd.hpp"
+#include "simdccd/spacetime_oracle.hpp"
+#include "simdccd/targets.hpp"
+#include "simdccd/xsimd.hpp"
+
+namespace simdccd {
+namespace {
+
+constexpr double kTolerance = 1e-9;
+constexpr QueryType VF = QueryType::vertex_face;
+constexpr QueryType EE = QueryType::edge_edge;
+
+struct Workload {
+  QueryType type;
+  std::vector<Query> queries;
+  std::vector<SpacetimeIds> ids;
+  void add(const Query& q, const SpacetimeIds& i) {
+    queries.push_back(q);
+    ids.push_back(i);
+  }
+};
+
+/// Queries as structure of arrays (unaligned, no padding), with id arrays.
+struct Soa {
+  std::vector<double> storage;
+  std::vector<std::int64_t> id_storage;
+  SoaQueries view;
+  SpacetimeIdArrays ids;
+
+  explicit Soa(const Workload& w) {
+    const std::size_t n = w.queries.size();
+    storage.resize(24 * n + 1);
+    id_storage.resize(4 * n);
+    view.type = w.type;
+    view.count = n;
+    for (int k = 0; k < 24; ++k) {
+      double* column = storage.data() + 1 + k * n;
+      view.coord[k] = column;
+      for (std::size_t i = 0; i < n; ++i) {
+        const Vec3& p = w.queries[i].points[k / 3];
+        column[i] = k % 3 == 0 ? p.x : k % 3 == 1 ? p.y : p.z;
+      }
+    }
+    for (int p = 0; p < 4; ++p) {
+      std::int64_t* column = id_storage.data() + p * n;
+      ids.id[p] = column;
+      for (std::size_t i = 0; i < n; ++i) column[i] = w.ids[i].id[p];
+    }
+  }
+  Soa(const Soa&) = delete;
+};
+
+struct Answers {
+  std::vector<std::uint8_t> hit;
+  std::vector<double> toi;
+  std::vector<Status> status;
+  BatchStats stats;
+  explicit Answers(std::size_t n) : hit(n, 7), toi(n, -1), status(n, Status::exact) {}
+  BatchResults view() { return {hit.data(), toi.data(), status.data()}; }
+};
+
+struct RestoreAuto {
+  ~RestoreAuto() { set_implementation("auto"); }
+};
+
+/// The runnable implementations, then the xsimd entry (default arch).
+std::vector<std::string> implementations_under_test() {
+  std::vector<std::string> all = runnable_implementations();
+  all.push_back("xsimd");
+  return all;
+}
+
+Answers run(const std::string& impl, const Soa& soa, Mode mode) {
+  Answers a(soa.view.count);
+  const Options options{mode, kTolerance};
+  if (impl == "xsimd") {
+    a.stats = spacetime_ccd_xsimd(soa.view, soa.ids, options, a.view(), 0, soa.view.count);
+  } else {
+    REQUIRE(set_implementation(impl));
+    a.stats = spacetime_ccd(soa.view, soa.ids, options, a.view(), 0, soa.view.count);
+  }
+  CHECK(a.stats.queries == soa.view.count);
+  return a;
+}
+
+std::vector<SpacetimeResult> oracle_answers(const Workload& w) {
+  std::vector<SpacetimeResult> results(w.queries.size());
+  std::atomic<std::size_t> next{0};
+  const auto worker = [&] {
+    constexpr std::size_t kChunk = 64;
+    for (std::size_t begin; (begin = next.fetch_add(kChunk)) < w.queries.size();) {
+      const std::size_t end = std::min(w.queries.size(), begin + kChunk);
+      for (std::size_t i = begin; i < end; ++i) results[i] = spacetime_exact_ccd(w.type, w.queries[i], w.ids[i]);
+    }
+  };
+  std::thread other(worker);  // two threads: the machines running this are small
+  worker();
+  other.join();
+  return results;
+}
+
+bool same_bits(double a, double b) {
+  return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+}
+
+struct Findings {
+  std::uint64_t false_negatives = 0, toi_wrong = 0, status_wrong = 0, not_identical = 0;
+  std::uint64_t hits = 0, uncertain = 0, false_positives = 0;
+};
+
+void report_first(std::uint64_t& counter, const std::string& what, std::size_t i) {
+  if (counter++ < 5) MESSAGE(what, " at query ", i);
+}
+
+Findings judge(const Answers& a, Mode mode, const std::vector<SpacetimeResult>& oracle,
+               const Answers* reference, const Answers* exact_of_same) {
+  constexpr double kNever = std::numeric_limits<double>::infinity();
+  Findings f;
+  for (std::size_t i = 0; i < oracle.size(); ++i) {
+    const SpacetimeResult& o = oracle[i];
+    const bool hit = a.hit[i] != 0;
+    REQUIRE(a.hit[i] <= 1);
+    f.hits += hit;
+    if (reference != nullptr &&
+        (reference->hit[i] != a.hit[i] || !same_bits(reference->toi[i], a.toi[i]) ||
+         reference->status[i] != a.status[i])) {
+      report_first(f.not_identical, "differs from the reference", i);
+    }
+    if (o.status == Status::invalid_input) {
+      if (hit || a.status[i] != Status::invalid_input || a.toi[i] != kNever) {
+        report_first(f.status_wrong, "invalid input", i);
+      }
+      continue;
+    }
+    if (a.status[i] == Status::invalid_input) report_first(f.status_wrong, "valid input reported invalid", i);
+    if (o.hit && !hit) report_first(f.false_negatives, "false negative", i);
+    if (!hit && a.toi[i] != kNever) report_first(f.status_wrong, "miss with a finite toi", i);
+    if (mode == Mode::exact) {
+      if (hit != o.hit) report_first(f.status_wrong, "exact mode differs from the oracle", i);
+      if (a.status[i] == Status::uncertain) report_first(f.status_wrong, "uncertain in exact mode", i);
+      if (a.status[i] == Status::exact) {
+        ++f.uncertain;
+        if (!same_bits(a.toi[i], o.toi_lo)) report_first(f.status_wrong, "fallback toi differs", i);
+      }
+      if (hit && o.hit && a.status[i] == Status::certified &&
+          !(o.toi_lo - kTolerance <= a.toi[i] && a.toi[i] <= o.toi_hi)) {
+        report_first(f.toi_wrong, "certified toi out of bounds", i);
+      }
+    } else {
+      f.uncertain += a.status[i] == Status::uncertain;
+      if (a.status[i] == Status::exact) report_first(f.status_wrong, "exact status in conservative mode", i);
+      if (hit && !o.hit) {
+        ++f.false_positives;
+        if (a.status[i] != Status::uncertain) report_first(f.status_wrong, "certified false positive", i);
+      }
+      if (hit && o.hit && !(a.toi[i] <= o.toi_hi && a.toi[i] >= 0)) report_first(f.toi_wrong, "toi too late", i);
+      if (hit && o.hit && a.status[i] == Status::certified && !(o.toi_lo - kTolerance <= a.toi[i])) {
+        report_first(f.toi_wrong, "certified toi too early", i);
+      }
+      if (exact_of_same != nullptr) {
+        const bool fallback = exact_of_same->status[i] == Status::exact;
+        if (fallback != (a.status[i] == Status::uncertain) ||
+            (!fallback && (exact_of_same->hit[i] != a.hit[i] ||
+                           !same_bits(exact_of_same->toi[i], a.toi[i])))) {
+          report_first(f.status_wrong, "conservative and exact modes disagree", i);
+        }
+      }
+    }
+  }
+  return f;
+}
+
+/// Runs every implementation in both modes on the workload and checks them all.
+void check_workload(const std::string& name, const Workload& w) {
+  RestoreAuto restore;
+  const Soa soa(w);
+  const std::vector<SpacetimeResult> oracle = oracle_answers(w);
+  std::size_t oracle_hits = 0;
+  for (const SpacetimeResult& o : oracle) oracle_hits += o.hit;
+  const std::vector<std::string> impls = implementations_under_test();
+  const Answers ref_exact = run("double", soa, Mode::exact);
+  const Answers ref_cons = run("double", soa, Mode::conservative);
+  for (const std::string& impl : impls) {
+    for (Mode mode : {Mode::exact, Mode::conservative}) {
+      const Answers a = run(impl, soa, mode);
+      const Answers exact_same = mode == Mode::conservative ? run(impl, soa, Mode::exact) : Answers(0);
+      const Findings f = judge(a, mode, oracle, mode == Mode::exact ? &ref_exact : &ref_cons,
+                               mode == Mode::conservative ? &exact_same : nullptr);
+      INFO(name, " on ", impl, " in ", to_string(mode));
+      MESSAGE(name, " ", impl, " ", to_string(mode), ": ", w.queries.size(), " queries, ", oracle_hits,
+              " oracle hits, ", f.hits, " hits, ", f.uncertain, " uncertain, ", f.false_positives,
+              " false positives");
+      CHECK(f.false_negatives == 0);
+      CHECK(f.toi_wrong == 0);
+      CHECK(f.status_wrong == 0);
+      CHECK(f.not_identical == 0);
+      CHECK(a.stats.uncertain == f.uncertain);
+      CHECK(a.stats.hits == f.hits);
+    }
+  }
+  // Oracle mode: the oracle's answers, with the caller's ids.
+  const Answers o = run(impls.front(), soa, Mode::oracle);
+  for (std::size_t i = 0; i < oracle.size(); ++i) {
+    if (o.hit[i] != oracle[i].hit || !same_bits(o.toi[i], oracle[i].toi_lo) || o.status[i] != oracle[i].status) {
+      FAIL("oracle mode differs at query ", i);
+    }
+  }
+}
+
+SpacetimeIds random_ids(std::mt19937_64& rng, int range) {
+  std::uniform_int_distribution<std::int64_t> id(0, range - 1);
+  return SpacetimeIds{{id(rng), id(rng), id(rng), id(rng)}};
+}
+
+Workload random_workload(QueryType type, std::size_t n, double motion, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(0, 1), m(-motion, motion);
+  Workload w{type, {}, {}};
+  for (std::size_t i = 0; i < n; ++i) {
+    Query q;
+    for (int p = 0; p < 4; ++p) {
+      q.points[p] = {u(rng), u(rng), u(rng)};
+      q.points[p + 4] = motion >= 1 ? Vec3{u(rng), u(rng), u(rng)}
+                                    : Vec3{q.points[p].x + m(rng), q.points[p].y + m(rng), q.points[p].z + m(rng)};
+    }
+    w.add(q, random_ids(rng, 1 << 30));
+  }
+  return w;
+}
+
+Workload grid_workload(QueryType type, std::size_t n, int size, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<int> g(0, size - 1);
+  Workload w{type, {}, {}};
+  for (std::size_t i = 0; i < n; ++i) {
+    Query q;
+    for (int p = 0; p < 8; ++p) q.points[p] = {double(g(rng)), double(g(rng)), double(g(rng))};
+    // A quarter of the queries keep some points at rest.
+    if (i % 4 == 0) {
+      for (int p = 0; p < 4; ++p) {
+        if (g(rng) == 0) q.points[p + 4] = q.points[p];
+      }
+    }
+    w.add(q, random_ids(rng, 3));
+  }
+  return w;
+}
+
+Query make(std::array<Vec3, 4> t0, std::array<Vec3, 4> t1) {
+  Query q;
+  for (int i = 0; i < 4; ++i) q.points[i] = t0[i], q.points[i + 4] = t1[i];
+  return q;
+}
+
+Query vfT(Vec3 v0, Vec3 v1) {
+  const Vec3 f0{0, 0, 0}, f1{1, 0, 0}, f2{0, 1, 0};
+  return make({v0, f0, f1, f2}, {v1, f0, f1, f2});
+}
+
+/// The hand-made cases of test_spacetime_oracle.cpp.
+std::vector<Query> hand_made(QueryType type) {
+  std::vector<Query> out;
+  if (type == VF) {
+    out.push_back(vfT({0.25, 0.25, 1}, {0.25, 0.25, -1}));
+    out.push_back(vfT({0.25, 0.25, 1}, {0.25, 0.25, -2}));
+    out.push_back(vfT({5, 5, 1}, {5, 5, -1}));
+    out.push_back(vfT({1, 1, 1}, {1, 1, -1}));
+    out.push_back(vfT({0.25, 0.25, 1}, {0.25, 0.25, 0.001}));
+    out.push_back(vfT({-1, 0.25, 0}, {1, 0.25, 0}));
+    out.push_back(vfT({3, 0, 0}, {-1, 0, 0}));
+    out.push_back(vfT({0.25, 0.25, 0}, {0.25, 0.25, 1}));
+    out.push_back(vfT({0.25, 0.25, 1}, {0.25, 0.25, 0}));
+    out.push_back(vfT({0, 0, 1}, {0, 0, 0}));
+    out.push_back(vfT({0, 1, 0}, {0, 1, 5}));
+    out.push_back(vfT({0.5, 0.5, 1}, {0.5, 0.5, -1}));  // through an edge
+    out.push_back(vfT({1, 0, 1}, {1, 0, -1}));          // through a vertex
+    const Vec3 f0{0, 0, 0}, f1{1, 0, 0}, f2{2, 0, 0}, o{0, 0, 0};
+    out.push_back(make({Vec3{0.5, 1, 0}, f0, f1, f2}, {Vec3{0.5, -1, 0}, f0, f1, f2}));
+    out.push_back(make({Vec3{3, 1, 0}, f0, f1, f2}, {Vec3{3, -1, 0}, f0, f1, f2}));
+    out.push_back(make({Vec3{0.5, 0, 1}, f0, f1, f2}, {Vec3{0.5, 0, 0}, Vec3{0, 0, 1}, Vec3{1, 0, 1}, Vec3{2, 0, 1}}));
+    out.push_back(make({Vec3{-1, 0, 0}, o, o, o}, {Vec3{3, 0, 0}, o, o, o}));
+    out.push_back(make({Vec3{-1, 1, 0}, o, o, o}, {Vec3{3, 1, 0}, o, o, o}));
+    out.push_back(make({o, o, o, o}, {o, o, o, o}));
+    const Vec3 v{0, 0.5, 0};
+    out.push_back(make({v, o, Vec3{1, 0, 0}, Vec3{-1, 0, 0}}, {v, o, Vec3{0, 1, 0}, Vec3{-1, 0, 0}}));
+    const Vec3 w{0.25, 0.25, 0};
+    out.push_back(make({w, Vec3{0, 0, 1}, Vec3{1, 0, 1}, Vec3{0, 1, 1}},
+                       {w, Vec3{0, 0, -1}, Vec3{1, 0, -1}, Vec3{0, 1, -1}}));
+  } else {
+    const Vec3 a0{-1, 0, 0}, a1{1, 0, 0};
+    out.push_back(make({a0, a1, Vec3{0, -1, 1}, Vec3{0, 1, 1}}, {a0, a1, Vec3{0, -1, -1}, Vec3{0, 1, -1}}));
+    out.push_back(make({a0, a1, Vec3{0.5, -1, 1}, Vec3{0.5, 1, 1}}, {a0, a1, Vec3{0.5, -1, -3}, Vec3{0.5, 1, -3}}));
+    out.push_back(make({a0, a1, Vec3{2, -1, 1}, Vec3{2, 1, 1}}, {a0, a1, Vec3{2, -1, -1}, Vec3{2, 1, -1}}));
+    out.push_back(make({a0, a1, Vec3{1, -1, 1}, Vec3{1, 1, 1}}, {a0, a1, Vec3{1, -1, -1}, Vec3{1, 1, -1}}));
+    out.push_back(make({a0, a1, Vec3{0.5, -1, 2}, Vec3{0.5, 1, 2}}, {a0, a1, Vec3{0.5, -1, 0}, Vec3{0.5, 1, 0}}));
+    const Vec3 c0{0, 0, 0}, c1{2, 0, 0};
+    out.push_back(make({c0, c1, Vec3{1, 0, 1}, Vec3{3, 0, 1}}, {c0, c1, Vec3{1, 0, -1}, Vec3{3, 0, -1}}));
+    out.push_back(make({c0, c1, Vec3{3, 0, 0}, Vec3{4, 0, 0}}, {c0, c1, Vec3{-1, 0, 0}, Vec3{0, 0, 0}}));
+    out.push_back(make({c0, c1, Vec3{1, 0, 0}, Vec3{3, 0, 0}}, {c0, c1, Vec3{5, 0, 0}, Vec3{7, 0, 0}}));
+    out.push_back(make({c0, c1, Vec3{0, 1, 0}, Vec3{2, 1, 0}}, {c0, c1, Vec3{5, 1, 0}, Vec3{7, 1, 0}}));
+    const Vec3 o{0, 0, 0};
+    out.push_back(make({o, o, Vec3{-1, 0, 1}, Vec3{1, 0, 1}}, {o, o, Vec3{-1, 0, -1}, Vec3{1, 0, -1}}));
+    out.push_back(make({o, o, Vec3{-1, 0, 0}, Vec3{-1, 0, 0}}, {o, o, Vec3{3, 0, 0}, Vec3{3, 0, 0}}));
+    out.push_back(make({o, o, Vec3{-1, 1, 0}, Vec3{-1, 1, 0}}, {o, o, Vec3{3, 1, 0}, Vec3{3, 1, 0}}));
+    const Vec3 b{0, 0.5, 0};
+    out.push_back(make({o, Vec3{1, 0, 0}, b, b}, {o, Vec3{0, 1, 0}, b, b}));
+    out.push_back(make({o, o, o, o}, {o, o, o, o}));
+  }
+  return out;
+}
+
+Workload degenerate_workload(QueryType type) {
+  Workload w{type, {}, {}};
+  const std::vector<Query> cases = hand_made(type);
+  // Every id order (with ties) of the four points, moved and scaled.
+  std::vector<SpacetimeIds> id_sets;
+  for (int a = 0; a < 3; ++a)
+    for (int b = 0; b < 3; ++b)
+      for (int c = 0; c < 3; ++c)
+        for (int d = 0; d < 3; ++d) id_sets.push_back(SpacetimeIds{{a, b, c, d}});
+  const double scales[] = {1, 0.1, 1e12};
+  const Vec3 shifts[] = {{0, 0, 0}, {1e6, 0.1, -7}};
+  for (const Query& c : cases) {
+    for (double s : scales) {
+      for (const Vec3& d : shifts) {
+        Query q;
+        for (int p = 0; p < 8; ++p) {
+          q.points[p] = {c.points[p].x * s + d.x, c.points[p].y * s + d.y, c.points[p].z * s + d.z};
+        }
+        for (const SpacetimeIds& ids : id_sets) w.add(q, ids);
+      }
+    }
+  }
+  return w;
+}
+
+TEST_CASE("spacetime kernels: random queries in [0,1]") {
+  check_workload("random VF", random_workload(VF, 20000, 1, 1));
+  check_workload("random EE", random_workload(EE, 20000, 1, 2));
+}
+
+TEST_CASE("spacetime kernels: small-motion random queries") {
+  check_workload("small-motion VF", random_workload(VF, 10000, 0.05, 3));
+  check_workload("small-motion EE", random_workload(EE, 10000, 0.05, 4));
+}
+
+TEST_CASE("spacetime kernels: hand-made degenerate queries") {
+  check_workload("degenerate VF", degenerate_workload(VF));
+  check_workload("degenerate EE", degenerate_workload(EE));
+}
+
+TEST_CASE("spacetime kernels: small-integer grid queries") {
+  check_workload("grid-3 VF", grid_workload(VF, 5000, 3, 5));
+  check_workload("grid-3 EE", grid_workload(EE, 5000, 3, 6));
+  check_workload("grid-2 VF", grid_workload(VF, 3000, 2, 7));
+  check_workload("grid-2 EE", grid_workload(EE, 3000, 2, 8));
+}
+
+TEST_CASE("spacetime kernels: invalid input") {
+  Workload vf = random_workload(VF, 200, 1, 9), ee = random_workload(EE, 200, 1, 10);
+  const double bad[] = {NAN, INFINITY, -INFINITY, 0x1p61, -0x1.0000000000001p60, 1e300};
+  for (Workload* w : {&vf, &ee}) {
+    for (std::size_t i = 0; i < w->queries.size(); i += 3) {
+      const std::size_t k = i / 3;
+      double& x = (&w->queries[i].points[k % 8].x)[k % 3];
+      x = bad[k % 6];
+    }
+  }
+  // The oracle decides finite magnitudes > 2^60; the kernels do not.
+  RestoreAuto restore;
+  for (Workload* w : {&vf, &ee}) {
+    const Soa soa(*w);
+    for (const std::string& impl : implementations_under_test()) {
+      for (Mode mode : {Mode::exact, Mode::conservative}) {
+        const Answers a = run(impl, soa, mode);
+        for (std::size_t i = 0; i < w->queries.size(); ++i) {
+          if (i % 3 == 0) {
+            CHECK(a.status[i] == Status::invalid_input);
+            CHECK(a.hit[i] == 0);
+            CHECK(a.toi[i] == std::numeric_limits<double>::infinity());
+          } else {
+            CHECK(a.status[i] != Status::invalid_input);
+          }
+        }
+        CHECK(a.stats.invalid == (w->queries.size() + 2) / 3);
+      }
+    }
+  }
+}
+
+TEST_CASE("spacetime kernels: null id arrays read as zero ids") {
+  RestoreAuto restore;
+  for (QueryType type : {VF, EE}) {
+    Workload w = grid_workload(type, 2000, 3, 12);
+    for (SpacetimeIds& ids : w.ids) ids = SpacetimeIds{};
+    const Soa soa(w);
+    SpacetimeIdArrays none;
+    for (Mode mode : {Mode::exact, Mode::conservative}) {
+      const Answers zero = run("auto", soa, mode);
+      Answers null(w.queries.size());
+      spacetime_ccd(soa.view, none, Options{mode, kTolerance}, null.view(), 0, w.queries.size());
+      std::size_t differ = 0;
+      for (std::size_t i = 0; i < w.queries.size(); ++i) {
+        differ += zero.hit[i] != null.hit[i] || !same_bits(zero.toi[i], null.toi[i]) ||
+                  zero.status[i] != null.status[i];
+      }
+      CHECK(differ == 0);
+    }
+  }
+}
+
+TEST_CASE("spacetime kernels: indexed queries, parallel entries") {
+  RestoreAuto restore;
+  // A random soup: 200 vertices, random faces and edges, random pairs.
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> u(0, 1);
+  std::vector<Vec3> x0(200), x1(200);
+  for (std::size_t i = 0; i < x0.size(); ++i) {
+    x0[i] = {u(rng), u(rng), u(rng)};
+    x1[i] = {x0[i].x + 0.3 * (u(rng) - 0.5), x0[i].y + 0.3 * (u(rng) - 0.5), x0[i].z + 0.3 * (u(rng) - 0.5)};
+  }
+  std::uniform_int_distribution<std::int32_t> vertex(0, 199);
+  std::vector<std::array<std::int32_t, 3>> faces(300);
+  std::vector<std::array<std::int32_t, 2>> edges(300);
+  for (auto& f : faces) f = {vertex(rng), vertex(rng), vertex(rng)};
+  for (auto& e : edges) e = {vertex(rng), vertex(rng)};
+  std::uniform_int_distribution<std::int32_t> element(0, 299);
+  for (QueryType type : {VF, EE}) {
+    std::vector<std::array<std::int32_t, 2>> pairs(5000);
+    for (auto& p : pairs) p = {type == VF ? vertex(rng) : element(rng), element(rng)};
+    pairs[17] = {type == VF ? 200 : 300, 0};  // out of range
+    IndexedQueries indexed{type, x0, x1, faces, edges, pairs};
+    Workload w{type, {}, {}};
+    for (const auto& [first, second] : pairs) {
+      std::array<std::int32_t, 4> v{};
+      if (type == VF) {
+        v = {first, faces[second][0], faces[second][1], faces[second][2]};
+      } else {
+        v = {edges[std::min(first, 299)][0], edges[std::min(first, 299)][1], edges[second][0], edges[second][1]};
+      }
+      Query q;
+      for (int p = 0; p < 4; ++p) {
+        const bool ok = v[p] < 200;
+        q.points[p] = ok ? x0[v[p]] : Vec3{NAN, NAN, NAN};
+        q.points[p + 4] = ok ? x1[v[p]] : Vec3{NAN, NAN, NAN};
+      }
+      w.add(q, SpacetimeIds{{v[0], v[1], v[2], v[3]}});
+    }
+    w.queries[17].points[0].x = NAN;  // as the out-of-range pair
+    const std::vector<SpacetimeResult> oracle = oracle_answers(w);
+    const Soa soa(w);
+    for (const std::string& impl : runnable_implementations()) {
+      REQUIRE(set_implementation(impl));
+      for (Mode mode : {Mode::exact, Mode::conservative}) {
+        const Options options{mode, kTolerance};
+        Answers serial(pairs.size()), parallel(pairs.size()), soa_parallel(pairs.size());
+        spacetime_ccd(indexed, options, serial.view(), 0, pairs.size());
+        spacetime_ccd_parallel(indexed, options, parallel.view(), ParallelOptions{2, 256});
+        spacetime_ccd_parallel(soa.view, soa.ids, options, soa_parallel.view(), ParallelOptions{2, 256});
+        CHECK(serial.status[17] == Status::invalid_input);
+        std::size_t differ = 0, wrong = 0;
+        for (std::size_t i = 0; i < pairs.size(); ++i) {
+          differ += serial.hit[i] != parallel.hit[i] || !same_bits(serial.toi[i], parallel.toi[i]) ||
+                    serial.status[i] != parallel.status[i] || serial.hit[i] != soa_parallel.hit[i] ||
+                    !same_bits(serial.toi[i], soa_parallel.toi[i]) || serial.status[i] != soa_parallel.status[i];
+          if (oracle[i].status == Status::invalid_input) continue;
+          wrong += (mode == Mode::exact && serial.hit[i] != oracle[i].hit) || (oracle[i].hit && !serial.hit[i]);
+        }
+        INFO(impl, " ", to_string(mode));
+        CHECK(differ == 0);
+        CHECK(wrong == 0);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace simdccd
