@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -11,6 +12,7 @@
 #include "args.hpp"
 #include "commands.hpp"
 #include "engine.hpp"
+#include "progress.hpp"
 #include "query_files.hpp"
 #include "report.hpp"
 #include "simdccd/io/pair_json.hpp"
@@ -96,7 +98,17 @@ int run_step_job(const Engine& engine, const StepJob& job) {
   StepOptions options;
   options.narrow.mode = engine.mode();
   options.threads = engine.threads();
+  // Candidates are counted as they stream; the total is not known in advance.
+  Progress progress;
+  progress.set_stage("candidates");
+  std::mutex progress_lock;
+  options.on_batch = [&](std::size_t n) {
+    const std::lock_guard<std::mutex> lock(progress_lock);
+    progress.add(n);
+  };
   const StepResult r = ccd_step(mesh, options);
+  progress.clear();
+  progress.finish();
   const StepStats& s = r.stats;
   std::optional<Judgement> vf, ee;
   if (job.truth) {

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <vector>
 
@@ -23,6 +24,9 @@ struct StepOptions {
   int threads = 0;           ///< 0: all cores
   std::size_t batch = 4096;  ///< candidates per narrow-phase call
   bool keep_candidates = false;
+  /// Called after each batch with its candidate count, from the worker
+  /// threads concurrently (for progress reports); may be empty.
+  std::function<void(std::size_t)> on_batch;
 };
 
 /// A colliding pair: (vertex, face) for VF, (edge, edge) with a < b for EE,

@@ -48,6 +48,7 @@ ChunkResult run_chunk(const Mesh& mesh, const SortAndSweep& sweep, std::size_t c
       if (hit[i]) collisions.push_back({pairs[i][0], pairs[i][1], toi[i], status[i]});
     }
     narrow_seconds += seconds_since(t);
+    if (options.on_batch) options.on_batch(pairs.size());
   });
   out.stats.narrow_seconds = narrow_seconds;
   out.sweep_seconds = seconds_since(start) - narrow_seconds;
