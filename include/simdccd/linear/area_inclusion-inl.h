@@ -94,55 +94,73 @@ void project(typename L::M k0, typename L::M k1, typename L::V x, typename L::V 
   v = L::select(k0, z, L::select(k1, x, y));
 }
 
-/// Certified separation of the primitives at every t of [lo, lo + w], for
-/// pieces where inclusion is ill-conditioned (nearly parallel edges, a
-/// nearly flat triangle) although the primitives are far apart. Direction: d
-/// from the centroid of the first primitive (VF: the vertex; EE: edge a) to
-/// that of the second, at lo. Each d.(R_b - R_a) over the pairs of their
-/// points is certified at lo, net of its rounding (10u sum |d_k| (m_a + m_b)_k
-/// from relative_at's 4u and the dot product, doubled) and of its change over
-/// the interval (w sum |d_k| (v_a + v_b)_k). Arguments as relative_at gives
-/// them for points 1..3 (point 0 is the origin).
-template <class L, QueryType kType>
-typename L::M separated_over_interval(
-    typename L::V p1x, typename L::V p1y, typename L::V p1z, typename L::V m1x, typename L::V m1y,
-    typename L::V m1z, typename L::V v1x, typename L::V v1y, typename L::V v1z, typename L::V p2x,
-    typename L::V p2y, typename L::V p2z, typename L::V m2x, typename L::V m2y, typename L::V m2z,
-    typename L::V v2x, typename L::V v2y, typename L::V v2z, typename L::V p3x, typename L::V p3y,
-    typename L::V p3z, typename L::V m3x, typename L::V m3y, typename L::V m3z, typename L::V v3x,
-    typename L::V v3y, typename L::V v3z, typename L::V w) {
+/// Certified separation of the primitives at every t of [lo, hi], for pieces
+/// where inclusion is ill-conditioned (nearly parallel edges, a nearly flat
+/// triangle) although the primitives are apart, and over the whole step for
+/// bodies moving side by side. For a fixed direction d, the largest d.x over
+/// the first primitive minus the smallest over the second is convex in t (a
+/// maximum of linear functions), so negative at lo and at hi means negative on
+/// [lo, hi]: each d.(R_b - R_a) over the pairs of their points is certified at
+/// both ends, against 20u sum |d_k| (m_a + m_b)_k (relative_at's 4u, the
+/// subtraction and the dot product: about 8u, doubled). Directions (any fixed
+/// d is sound; rounding in d is harmless): from the centroid of the first
+/// primitive (VF: the vertex; EE: edge a) to that of the second at lo; with
+/// kNormalPart, for EE also its part normal to edge a, which separates
+/// parallel edges side by side.
+template <class L, QueryType kType, bool kNormalPart>
+typename L::M separated_over_interval(const QueryLanes<L>& q, typename L::V lo, typename L::V hi) {
   using V = typename L::V;
-  const bool vf = kType == QueryType::vertex_face;
-  // Scaled centroid differences: VF (p1 + p2 + p3) / 3 - 0; EE (p2 + p3) / 2 - p1 / 2.
-  const V dx = vf ? L::add(L::add(p1x, p2x), p3x) : L::sub(L::add(p2x, p3x), p1x);
-  const V dy = vf ? L::add(L::add(p1y, p2y), p3y) : L::sub(L::add(p2y, p3y), p1y);
-  const V dz = vf ? L::add(L::add(p1z, p2z), p3z) : L::sub(L::add(p2z, p3z), p1z);
-  const V ax = L::abs(dx), ay = L::abs(dy), az = L::abs(dz);
-  const auto dot = [&](V x, V y, V z) { return L::add(L::add(L::mul(dx, x), L::mul(dy, y)), L::mul(dz, z)); };
-  const auto weigh = [&](V x, V y, V z) { return L::add(L::add(L::mul(ax, x), L::mul(ay, y)), L::mul(az, z)); };
-  // d.(R_b - R_a) > its bound; (mx, my, mz) and (vx, vy, vz) are summed bounds of both points.
-  const auto apart = [&](V x, V y, V z, V mx, V my, V mz, V vx, V vy, V vz) {
-    const V bound = L::add(L::mul(L::add(L::mul(L::set(20 * kUnitRoundoff), weigh(mx, my, mz)),
-                                         L::mul(w, weigh(vx, vy, vz))),
-                                  L::set(1 + 16 * kUnitRoundoff)),
-                           L::set(kTiny));
-    return L::gt(dot(x, y, z), bound);
+  using M = typename L::M;
+  constexpr bool vf = kType == QueryType::vertex_face;
+  constexpr bool two = kNormalPart && !vf;
+  const auto position = [&](int j, int axis, V t, V& p, V& m) {
+    V velocity;
+    relative_at<L>(q, j, axis, t, p, m, velocity);
   };
-  if constexpr (kType == QueryType::vertex_face) {
-    return L::both(L::both(apart(p1x, p1y, p1z, m1x, m1y, m1z, v1x, v1y, v1z),
-                           apart(p2x, p2y, p2z, m2x, m2y, m2z, v2x, v2y, v2z)),
-                   apart(p3x, p3y, p3z, m3x, m3y, m3z, v3x, v3y, v3z));
-  } else {
-    // Pairs (a0, b0), (a0, b1), (a1, b0), (a1, b1); a0 is the origin.
-    const auto from_a1 = [&](V x, V y, V z, V mx, V my, V mz, V vx, V vy, V vz) {
-      return apart(L::sub(x, p1x), L::sub(y, p1y), L::sub(z, p1z), L::add(mx, m1x), L::add(my, m1y),
-                   L::add(mz, m1z), L::add(vx, v1x), L::add(vy, v1y), L::add(vz, v1z));
-    };
-    return L::both(L::both(apart(p2x, p2y, p2z, m2x, m2y, m2z, v2x, v2y, v2z),
-                           apart(p3x, p3y, p3z, m3x, m3y, m3z, v3x, v3y, v3z)),
-                   L::both(from_a1(p2x, p2y, p2z, m2x, m2y, m2z, v2x, v2y, v2z),
-                           from_a1(p3x, p3y, p3z, m3x, m3y, m3z, v3x, v3y, v3z)));
+  // Scaled centroid differences at lo, c: VF (R1 + R2 + R3) / 3 - 0; EE
+  // (R2 + R3) / 2 - R1 / 2; and n = c |R1|^2 - R1 (c.R1).
+  V cx, cy, cz, nx, ny, nz;
+  {
+    V p1x, p1y, p1z, p2x, p2y, p2z, p3x, p3y, p3z, m;
+    position(1, 0, lo, p1x, m), position(1, 1, lo, p1y, m), position(1, 2, lo, p1z, m);
+    position(2, 0, lo, p2x, m), position(2, 1, lo, p2y, m), position(2, 2, lo, p2z, m);
+    position(3, 0, lo, p3x, m), position(3, 1, lo, p3y, m), position(3, 2, lo, p3z, m);
+    cx = vf ? L::add(L::add(p1x, p2x), p3x) : L::sub(L::add(p2x, p3x), p1x);
+    cy = vf ? L::add(L::add(p1y, p2y), p3y) : L::sub(L::add(p2y, p3y), p1y);
+    cz = vf ? L::add(L::add(p1z, p2z), p3z) : L::sub(L::add(p2z, p3z), p1z);
+    const V aa = L::add(L::add(L::mul(p1x, p1x), L::mul(p1y, p1y)), L::mul(p1z, p1z));
+    const V ca = L::add(L::add(L::mul(cx, p1x), L::mul(cy, p1y)), L::mul(cz, p1z));
+    nx = L::sub(L::mul(cx, aa), L::mul(p1x, ca));
+    ny = L::sub(L::mul(cy, aa), L::mul(p1y, ca));
+    nz = L::sub(L::mul(cz, aa), L::mul(p1z, ca));
   }
+  const auto apart = [](V dx, V dy, V dz, V wx, V wy, V wz, V mx, V my, V mz) {
+    const V dot = L::add(L::add(L::mul(dx, wx), L::mul(dy, wy)), L::mul(dz, wz));
+    const V weight = L::add(L::add(L::mul(L::abs(dx), mx), L::mul(L::abs(dy), my)), L::mul(L::abs(dz), mz));
+    const V bound = L::add(L::mul(L::mul(L::set(20 * kUnitRoundoff), weight), L::set(1 + 16 * kUnitRoundoff)),
+                           L::set(kTiny));
+    return L::gt(dot, bound);
+  };
+  M along_c = L::le(L::set(0), L::set(1)), along_n = along_c;
+  for (int end = 0; end < 2; ++end) {
+    const V t = end == 0 ? lo : hi;
+    for (int a = 0; a < (vf ? 1 : 2); ++a) {
+      for (int b = vf ? 1 : 2; b < 4; ++b) {
+        // R_b - R_a at t, with its magnitude bound; R_0 = 0.
+        V wx, wy, wz, mx, my, mz;
+        position(b, 0, t, wx, mx), position(b, 1, t, wy, my), position(b, 2, t, wz, mz);
+        if (a != 0) {
+          V ax, ay, az, nax, nay, naz;
+          position(a, 0, t, ax, nax), position(a, 1, t, ay, nay), position(a, 2, t, az, naz);
+          wx = L::sub(wx, ax), wy = L::sub(wy, ay), wz = L::sub(wz, az);
+          mx = L::add(mx, nax), my = L::add(my, nay), mz = L::add(mz, naz);
+        }
+        along_c = L::both(along_c, apart(cx, cy, cz, wx, wy, wz, mx, my, mz));
+        if constexpr (two) along_n = L::both(along_n, apart(nx, ny, nz, wx, wy, wz, mx, my, mz));
+      }
+    }
+  }
+  return two ? L::either(along_c, along_n) : along_c;
 }
 
 template <class L, QueryType kType>
@@ -215,9 +233,7 @@ void area_inclusion(const QueryLanes<L>& q, typename L::V lo, typename L::V hi,
   // Skipped only when it cannot change a lane: the answer never depends on
   // which queries share a vector.
   if (!L::all(outside)) {
-    outside = L::either(outside, separated_over_interval<L, kType>(p1x, p1y, p1z, m1x, m1y, m1z, v1x, v1y, v1z,
-                                                                   p2x, p2y, p2z, m2x, m2y, m2z, v2x, v2y, v2z,
-                                                                   p3x, p3y, p3z, m3x, m3y, m3z, v3x, v3y, v3z, w));
+    outside = L::either(outside, separated_over_interval<L, kType, true>(q, lo, hi));
   }
 }
 

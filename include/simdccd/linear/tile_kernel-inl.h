@@ -75,45 +75,6 @@ typename L::M boxes_separated(const QueryLanes<L>& q) {
   return separated;
 }
 
-/// Certified separation during the whole step along the fixed direction d
-/// from the centroid of the first primitive (VF: the vertex; EE: edge a) to
-/// that of the second, at t=0. For a fixed d, max over the first primitive of
-/// d.x minus min over the second is a maximum of linear functions of t, so
-/// convex: negative at t=0 and t=1 means negative throughout. Each d.(b - a)
-/// is certified against its forward bound, 8u sum |d_k| |b_k - a_k| + kTiny
-/// (twice the 4u the analysis needs); d itself need not be exact. Decides the
-/// bodies that move side by side (rigid or nearly), whose cubic is too small
-/// to certify.
-template <class L, QueryType kType>
-typename L::M separated_along_centroids(const QueryLanes<L>& q) {
-  using V = typename L::V;
-  constexpr int kFirst = kType == QueryType::vertex_face ? 1 : 2;  // points of the first primitive
-  const auto centroid = [&](int begin, int end, int axis) {
-    V sum = q.at(0, begin, axis);
-    for (int p = begin + 1; p < end; ++p) sum = L::add(sum, q.at(0, p, axis));
-    return L::div(sum, L::set(end - begin));
-  };
-  const V d0 = L::sub(centroid(kFirst, 4, 0), centroid(0, kFirst, 0));
-  const V d1 = L::sub(centroid(kFirst, 4, 1), centroid(0, kFirst, 1));
-  const V d2 = L::sub(centroid(kFirst, 4, 2), centroid(0, kFirst, 2));
-  typename L::M separated = L::le(L::set(0), L::set(1));
-  for (int time = 0; time < 2; ++time) {
-    for (int a = 0; a < kFirst; ++a) {
-      for (int b = kFirst; b < 4; ++b) {
-        const V w0 = L::sub(q.at(time, b, 0), q.at(time, a, 0));
-        const V w1 = L::sub(q.at(time, b, 1), q.at(time, a, 1));
-        const V w2 = L::sub(q.at(time, b, 2), q.at(time, a, 2));
-        const V dot = L::add(L::add(L::mul(d0, w0), L::mul(d1, w1)), L::mul(d2, w2));
-        const V permanent = L::add(L::add(L::mul(L::abs(d0), L::abs(w0)), L::mul(L::abs(d1), L::abs(w1))),
-                                   L::mul(L::abs(d2), L::abs(w2)));
-        const V bound = L::add(L::mul(L::set(8 * kUnitRoundoff), permanent), L::set(kTiny));
-        separated = L::both(separated, L::gt(dot, bound));
-      }
-    }
-  }
-  return separated;
-}
-
 template <class L>
 typename L::M valid_input(const QueryLanes<L>& q) {
   typename L::M valid = L::le(L::set(0), L::set(1));
@@ -144,8 +105,10 @@ void screen(Tile& t, const double* const* coord, std::size_t i) {
       L::both(L::both(positive(b0, e0), positive(b1, e1)), L::both(positive(b2, e2), positive(b3, e3))),
       L::both(L::both(negative(b0, e0), negative(b1, e1)), L::both(negative(b2, e2), negative(b3, e3))));
   const M valid = valid_input<L>(q);
+  // Separation over the whole step decides the bodies that move side by side
+  // (rigidly or nearly), whose cubic is too small to certify.
   const M miss = L::either(L::either(boxes_separated<L, kType>(q), no_root),
-                           separated_along_centroids<L, kType>(q));
+                           separated_over_interval<L, kType, false>(q, L::set(0), L::set(1)));
   V verdict = L::select(miss, verdict_value<L>(Verdict::miss), verdict_value<L>(Verdict::candidate));
   L::store(L::select(valid, verdict, verdict_value<L>(Verdict::invalid)), t.verdict + i);
   L::store(b0, t.cubic[0] + i), L::store(b1, t.cubic[1] + i);
