@@ -17,6 +17,7 @@ struct HwyTarget {
   std::int64_t target;  ///< its HWY_* bit
   TileFunction vertex_face, edge_edge;
   spacetime::TileFunction spacetime_vertex_face, spacetime_edge_edge;
+  spacetime::PlanarTileFunction spacetime_planar;
 };
 
 /// Every compiled Highway target (HWY_TARGETS), best first, with the kernels
@@ -28,5 +29,7 @@ std::vector<HwyTarget> hwy_compiled_targets();
 /// (dispatch/spacetime_ccd.cc); null if not compiled.
 void hwy_spacetime_kernels(std::size_t index, spacetime::TileFunction& vertex_face,
                            spacetime::TileFunction& edge_edge);
+/// The planar space-time kernel of that target; null if not compiled.
+spacetime::PlanarTileFunction hwy_spacetime_planar_kernel(std::size_t index);
 
 }  // namespace simdccd::linear::dispatch

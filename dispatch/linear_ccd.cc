@@ -74,8 +74,9 @@ std::vector<HwyTarget> hwy_compiled_targets() {
     const TileFunction ee = HWY_DISPATCH_TABLE(DecideTileEE)[index];
     spacetime::TileFunction st_vf = nullptr, st_ee = nullptr;
     hwy_spacetime_kernels(index, st_vf, st_ee);
-    if (vf != nullptr && ee != nullptr && st_vf != nullptr && st_ee != nullptr) {
-      targets.push_back({target, vf, ee, st_vf, st_ee});
+    const spacetime::PlanarTileFunction st_planar = hwy_spacetime_planar_kernel(index);
+    if (vf != nullptr && ee != nullptr && st_vf != nullptr && st_ee != nullptr && st_planar != nullptr) {
+      targets.push_back({target, vf, ee, st_vf, st_ee, st_planar});
     }
   }
   return targets;

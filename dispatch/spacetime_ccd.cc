@@ -25,6 +25,7 @@ HWY_BEFORE_NAMESPACE();
 #undef SIMDCCD_LINEAR_NAMESPACE
 #define SIMDCCD_LINEAR_NAMESPACE HWY_NAMESPACE
 #include "simdccd/spacetime/tile_kernel-inl.h"
+#include "simdccd/spacetime/planar_kernel-inl.h"
 
 namespace simdccd::spacetime::HWY_NAMESPACE {
 
@@ -36,6 +37,10 @@ HWY_FLATTEN void DecideSpacetimeTileEE(Tile& tile, double tolerance) {
   decide_tile<linear::HWY_NAMESPACE::HwyLanes, QueryType::edge_edge>(tile, tolerance);
 }
 
+HWY_FLATTEN void DecideSpacetimePlanarTile(PlanarTile& tile, double tolerance) {
+  decide_planar_tile<linear::HWY_NAMESPACE::HwyLanes>(tile, tolerance);
+}
+
 }  // namespace simdccd::spacetime::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -44,6 +49,7 @@ namespace simdccd::spacetime {
 
 HWY_EXPORT(DecideSpacetimeTileVF);
 HWY_EXPORT(DecideSpacetimeTileEE);
+HWY_EXPORT(DecideSpacetimePlanarTile);
 
 }  // namespace simdccd::spacetime
 
@@ -53,6 +59,10 @@ void hwy_spacetime_kernels(std::size_t index, spacetime::TileFunction& vertex_fa
                            spacetime::TileFunction& edge_edge) {
   vertex_face = HWY_DISPATCH_TABLE(spacetime::DecideSpacetimeTileVF)[index];
   edge_edge = HWY_DISPATCH_TABLE(spacetime::DecideSpacetimeTileEE)[index];
+}
+
+spacetime::PlanarTileFunction hwy_spacetime_planar_kernel(std::size_t index) {
+  return HWY_DISPATCH_TABLE(spacetime::DecideSpacetimePlanarTile)[index];
 }
 
 }  // namespace simdccd::linear::dispatch

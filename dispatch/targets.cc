@@ -34,6 +34,7 @@ struct Implementation {
   spacetime::TileFunction spacetime_vertex_face = nullptr;
   spacetime::TileFunction spacetime_edge_edge = nullptr;
   bool runnable = false;
+  spacetime::PlanarTileFunction spacetime_planar = nullptr;
 };
 
 std::string upper(std::string_view s) {
@@ -58,12 +59,14 @@ class Registry {
     const std::int64_t supported = hwy::SupportedTargets();
     for (const linear::dispatch::HwyTarget& t : linear::dispatch::hwy_compiled_targets()) {
       all_.push_back({hwy::TargetName(t.target), t.vertex_face, t.edge_edge,
-                      t.spacetime_vertex_face, t.spacetime_edge_edge, (supported & t.target) != 0});
+                      t.spacetime_vertex_face, t.spacetime_edge_edge, (supported & t.target) != 0,
+                      t.spacetime_planar});
     }
     all_.push_back({"double", linear::scalar_tile_function(QueryType::vertex_face),
                     linear::scalar_tile_function(QueryType::edge_edge),
                     spacetime::scalar_tile_function(QueryType::vertex_face),
-                    spacetime::scalar_tile_function(QueryType::edge_edge), true});
+                    spacetime::scalar_tile_function(QueryType::edge_edge), true,
+                    spacetime::scalar_planar_tile_function()});
     best_ = &*std::find_if(all_.begin(), all_.end(), [](const Implementation& i) { return i.runnable; });
     active_.store(best_);
     if (const char* env = std::getenv("SIMDCCD_TARGET"); env != nullptr && *env != '\0') {
@@ -148,6 +151,8 @@ TileFunction active_tile_function(QueryType type) {
   const Implementation* i = registry().active();
   return type == QueryType::vertex_face ? i->spacetime_vertex_face : i->spacetime_edge_edge;
 }
+
+PlanarTileFunction active_planar_tile_function() { return registry().active()->spacetime_planar; }
 
 }  // namespace spacetime
 }  // namespace simdccd

@@ -83,9 +83,20 @@ struct Answers {
   std::vector<std::uint8_t> hit;
   std::vector<double> toi;
   std::vector<Status> status;
+  std::vector<std::uint8_t> piece;
+  std::array<std::vector<double>, 3> normal;
   BatchStats stats;
-  explicit Answers(std::size_t n) : hit(n, 7), toi(n, -1), status(n, Status::exact) {}
+  explicit Answers(std::size_t n)
+      : hit(n, 7), toi(n, -1), status(n, Status::exact), piece(n, 77), normal{std::vector<double>(n, -7),
+                                                                                std::vector<double>(n, -7),
+                                                                                std::vector<double>(n, -7)} {}
   BatchResults view() { return {hit.data(), toi.data(), status.data()}; }
+  SpacetimeResults contact_view() {
+    SpacetimeResults r{view()};
+    r.piece = piece.data();
+    r.normal = {normal[0].data(), normal[1].data(), normal[2].data()};
+    return r;
+  }
 };
 
 struct RestoreAuto {
@@ -99,14 +110,17 @@ std::vector<std::string> implementations_under_test() {
   return all;
 }
 
-Answers run(const std::string& impl, const Soa& soa, Mode mode) {
+/// With `contact`, through the SpacetimeResults entries (piece and normal too).
+Answers run(const std::string& impl, const Soa& soa, Mode mode, bool contact = false) {
   Answers a(soa.view.count);
   const Options options{mode, kTolerance};
   if (impl == "xsimd") {
-    a.stats = spacetime_ccd_xsimd(soa.view, soa.ids, options, a.view(), 0, soa.view.count);
+    a.stats = contact ? spacetime_ccd_xsimd(soa.view, soa.ids, options, a.contact_view(), 0, soa.view.count)
+                      : spacetime_ccd_xsimd(soa.view, soa.ids, options, a.view(), 0, soa.view.count);
   } else {
     REQUIRE(set_implementation(impl));
-    a.stats = spacetime_ccd(soa.view, soa.ids, options, a.view(), 0, soa.view.count);
+    a.stats = contact ? spacetime_ccd(soa.view, soa.ids, options, a.contact_view(), 0, soa.view.count)
+                      : spacetime_ccd(soa.view, soa.ids, options, a.view(), 0, soa.view.count);
   }
   CHECK(a.stats.queries == soa.view.count);
   return a;
@@ -199,6 +213,99 @@ Findings judge(const Answers& a, Mode mode, const std::vector<SpacetimeResult>& 
   return f;
 }
 
+/// The contact piece and normal of answers `c` (run with SpacetimeResults)
+/// against the oracle and against `plain`, the same run without them:
+/// - exact mode: every hit has the oracle's piece and the normal of that piece;
+///   answers equal `plain`'s but for extra oracle fallbacks (status exact);
+/// - conservative mode: certified hits have the oracle's piece; uncertain hits
+///   kNoPiece; answers equal `plain`'s but for extra uncertain hits (same toi);
+/// - misses and invalid input: kNoPiece and NaN normals.
+struct ContactFindings {
+  std::uint64_t wrong_piece = 0, wrong_normal = 0, wrong_answer = 0, extra_fallbacks = 0, pieces_seen = 0;
+};
+
+ContactFindings judge_contact(const Answers& c, const Answers& plain, Mode mode, const Workload& w,
+                              const std::vector<SpacetimeResult>& oracle) {
+  ContactFindings f;
+  for (std::size_t i = 0; i < oracle.size(); ++i) {
+    const SpacetimeResult& o = oracle[i];
+    const bool hit = c.hit[i] != 0;
+    std::uint8_t expected = kNoPiece;
+    if (hit && o.hit && (c.status[i] == Status::certified || c.status[i] == Status::exact)) expected = o.piece;
+    if (c.piece[i] != expected) report_first(f.wrong_piece, "wrong contact piece", i);
+    f.pieces_seen |= std::uint64_t{1} << std::min<int>(c.piece[i], 63);
+    const std::array<double, 3> n = spacetime_contact_normal(w.type, w.queries[i], c.piece[i]);
+    for (int k = 0; k < 3; ++k) {
+      if (!(same_bits(n[k], c.normal[k][i]) || (std::isnan(n[k]) && std::isnan(c.normal[k][i])))) {
+        report_first(f.wrong_normal, "wrong contact normal", i);
+        break;
+      }
+    }
+    if (c.piece[i] == kNoPiece && !std::isnan(c.normal[0][i])) report_first(f.wrong_normal, "normal without piece", i);
+    const bool same = c.hit[i] == plain.hit[i] && same_bits(c.toi[i], plain.toi[i]) && c.status[i] == plain.status[i];
+    if (same) continue;
+    // The only allowed change: a certified hit whose piece is not certified.
+    const Status extra = mode == Mode::exact ? Status::exact : Status::uncertain;
+    const bool allowed = plain.hit[i] && plain.status[i] == Status::certified && c.status[i] == extra && c.hit[i] != 0 &&
+                         (mode == Mode::exact || same_bits(c.toi[i], plain.toi[i]));
+    if (allowed) {
+      ++f.extra_fallbacks;
+    } else {
+      report_first(f.wrong_answer, "contact answers differ from plain answers", i);
+    }
+  }
+  return f;
+}
+
+/// Bit-identical contact outputs.
+bool same_contact(const Answers& a, const Answers& b) {
+  for (std::size_t i = 0; i < a.hit.size(); ++i) {
+    if (a.hit[i] != b.hit[i] || !same_bits(a.toi[i], b.toi[i]) || a.status[i] != b.status[i] || a.piece[i] != b.piece[i]) {
+      return false;
+    }
+    for (int k = 0; k < 3; ++k) {
+      if (!same_bits(a.normal[k][i], b.normal[k][i])) return false;
+    }
+  }
+  return true;
+}
+
+/// Runs every implementation in both modes with the contact outputs.
+void check_contact(const std::string& name, const Workload& w, const Soa& soa,
+                   const std::vector<SpacetimeResult>& oracle) {
+  Answers ref[2] = {run("double", soa, Mode::exact, true), run("double", soa, Mode::conservative, true)};
+  for (const std::string& impl : implementations_under_test()) {
+    for (int m = 0; m < 2; ++m) {
+      const Mode mode = m == 0 ? Mode::exact : Mode::conservative;
+      const Answers c = run(impl, soa, mode, true);
+      const Answers plain = run(impl, soa, mode);
+      const ContactFindings f = judge_contact(c, plain, mode, w, oracle);
+      INFO(name, " contact on ", impl, " in ", to_string(mode));
+      MESSAGE(name, " contact ", impl, " ", to_string(mode), ": ", f.extra_fallbacks, " extra fallbacks, pieces seen mask ",
+              f.pieces_seen);
+      CHECK(f.wrong_piece == 0);
+      CHECK(f.wrong_normal == 0);
+      CHECK(f.wrong_answer == 0);
+      CHECK(same_contact(c, ref[m]));
+      if (mode == Mode::conservative) {
+        // Fallback in exact mode iff uncertain in conservative mode, with contact too.
+        std::size_t disagree = 0;
+        for (std::size_t i = 0; i < oracle.size(); ++i) {
+          disagree += (ref[0].status[i] == Status::exact) != (c.status[i] == Status::uncertain);
+        }
+        CHECK(disagree == 0);
+      }
+    }
+  }
+  // Oracle mode: the oracle's pieces.
+  const Answers o = run("double", soa, Mode::oracle, true);
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < oracle.size(); ++i) {
+    wrong += o.piece[i] != (oracle[i].hit ? oracle[i].piece : kNoPiece);
+  }
+  CHECK(wrong == 0);
+}
+
 /// Runs every implementation in both modes on the workload and checks them all.
 void check_workload(const std::string& name, const Workload& w) {
   RestoreAuto restore;
@@ -227,6 +334,7 @@ void check_workload(const std::string& name, const Workload& w) {
       CHECK(a.stats.hits == f.hits);
     }
   }
+  check_contact(name, w, soa, oracle);
   // Oracle mode: the oracle's answers, with the caller's ids.
   const Answers o = run(impls.front(), soa, Mode::oracle);
   for (std::size_t i = 0; i < oracle.size(); ++i) {
@@ -498,6 +606,19 @@ TEST_CASE("spacetime kernels: indexed queries, parallel entries") {
         INFO(impl, " ", to_string(mode));
         CHECK(differ == 0);
         CHECK(wrong == 0);
+        // The same with the contact outputs: identical serial and parallel,
+        // the oracle's piece on every exact-mode hit.
+        Answers c_serial(pairs.size()), c_parallel(pairs.size()), c_soa_parallel(pairs.size());
+        spacetime_ccd(indexed, options, c_serial.contact_view(), 0, pairs.size());
+        spacetime_ccd_parallel(indexed, options, c_parallel.contact_view(), ParallelOptions{2, 256});
+        spacetime_ccd_parallel(soa.view, soa.ids, options, c_soa_parallel.contact_view(), ParallelOptions{2, 256});
+        CHECK(same_contact(c_serial, c_parallel));
+        CHECK(same_contact(c_serial, c_soa_parallel));
+        std::size_t wrong_piece = 0;
+        for (std::size_t i = 0; i < pairs.size(); ++i) {
+          if (mode == Mode::exact && oracle[i].hit) wrong_piece += c_serial.piece[i] != oracle[i].piece;
+        }
+        CHECK(wrong_piece == 0);
       }
     }
   }

@@ -1,7 +1,7 @@
 // The header-only xsimd entry: the same kernel math as the dispatched
 // implementations (linear_ccd.hpp, spacetime_ccd.hpp, targets.hpp), on
 // xsimd::batch<double, Arch> for an architecture fixed when *you* compile it
-// (linear_ccd_xsimd, spacetime_ccd_xsimd).
+// (linear_ccd_xsimd, spacetime_ccd_xsimd, spacetime_ccd_planar_xsimd).
 //
 //   #include <simdccd/xsimd.hpp>
 //   simdccd::linear_ccd_xsimd(queries, options, out, 0, queries.count);  // xsimd::default_arch
@@ -35,6 +35,7 @@
 #include "simdccd/linear_ccd.hpp"
 #include "simdccd/spacetime/tile_io.hpp"
 #include "simdccd/spacetime/tile_kernel-inl.h"
+#include "simdccd/spacetime/planar_kernel-inl.h"
 #include "simdccd/spacetime_ccd.hpp"
 
 namespace simdccd {
@@ -94,6 +95,33 @@ BatchStats spacetime_ccd_xsimd(const IndexedQueries& queries, const Options& opt
                                const BatchResults& out, std::size_t begin, std::size_t end) {
   return spacetime::run_tiles(queries, options, out, begin, end,
                               spacetime::xsimd_tile_function<Arch>(queries.type));
+}
+
+/// The same, also writing the contact piece and normal (SpacetimeResults).
+template <class Arch = xsimd::default_arch>
+BatchStats spacetime_ccd_xsimd(const SoaQueries& queries, const SpacetimeIdArrays& ids,
+                               const Options& options, const SpacetimeResults& out,
+                               std::size_t begin, std::size_t end) {
+  return spacetime::run_tiles(spacetime::IdentifiedQueries{queries, ids}, options, out, begin, end,
+                              spacetime::xsimd_tile_function<Arch>(queries.type));
+}
+
+template <class Arch = xsimd::default_arch>
+BatchStats spacetime_ccd_xsimd(const IndexedQueries& queries, const Options& options,
+                               const SpacetimeResults& out, std::size_t begin, std::size_t end) {
+  return spacetime::run_tiles(queries, options, out, begin, end,
+                              spacetime::xsimd_tile_function<Arch>(queries.type));
+}
+
+/// spacetime_ccd_planar() on xsimd batches of Arch (Results: BatchResults or
+/// SpacetimeResults).
+template <class Arch = xsimd::default_arch, class Results>
+BatchStats spacetime_ccd_planar_xsimd(const PlanarSoaQueries& queries, const PlanarIdArrays& ids,
+                                      const Options& options, const Results& out, std::size_t begin,
+                                      std::size_t end) {
+  return spacetime::run_planar_tiles(spacetime::PlanarIdentifiedQueries{queries, ids}, options, out,
+                                     begin, end,
+                                     &spacetime::portable::decide_planar_tile<linear::XsimdLanes<Arch>>);
 }
 
 }  // namespace simdccd

@@ -13,18 +13,28 @@ namespace {
 
 using spacetime::IdentifiedQueries;
 
-template <class Queries>
-BatchStats run(const Queries& queries, const Options& options, const BatchResults& out,
+using spacetime::PlanarIdentifiedQueries;
+
+template <class Queries, class Results>
+BatchStats run(const Queries& queries, const Options& options, const Results& out,
                std::size_t begin, std::size_t end) {
   return spacetime::run_tiles(queries, options, out, begin, end,
                               spacetime::active_tile_function(spacetime::type_of(queries)));
 }
 
+template <class Results>
+BatchStats run(const PlanarIdentifiedQueries& queries, const Options& options, const Results& out,
+               std::size_t begin, std::size_t end) {
+  return spacetime::run_planar_tiles(queries, options, out, begin, end,
+                                     spacetime::active_planar_tile_function());
+}
+
 std::size_t count_of(const IdentifiedQueries& q) { return q.queries.count; }
 std::size_t count_of(const IndexedQueries& q) { return q.count(); }
+std::size_t count_of(const PlanarIdentifiedQueries& q) { return q.queries.count; }
 
-template <class Queries>
-BatchStats run_parallel(const Queries& queries, const Options& options, const BatchResults& out,
+template <class Queries, class Results>
+BatchStats run_parallel(const Queries& queries, const Options& options, const Results& out,
                         const ParallelOptions& parallel) {
   // Tasks never split a tile, so the answers are those of one thread.
   constexpr std::size_t kTile = spacetime::kTileSize;
@@ -67,6 +77,52 @@ BatchStats spacetime_ccd_parallel(const SoaQueries& queries, const SpacetimeIdAr
 BatchStats spacetime_ccd_parallel(const IndexedQueries& queries, const Options& options,
                                   const BatchResults& out, const ParallelOptions& parallel) {
   return run_parallel(queries, options, out, parallel);
+}
+
+BatchStats spacetime_ccd(const SoaQueries& queries, const SpacetimeIdArrays& ids,
+                         const Options& options, const SpacetimeResults& out, std::size_t begin,
+                         std::size_t end) {
+  return run(IdentifiedQueries{queries, ids}, options, out, begin, end);
+}
+
+BatchStats spacetime_ccd(const IndexedQueries& queries, const Options& options,
+                         const SpacetimeResults& out, std::size_t begin, std::size_t end) {
+  return run(queries, options, out, begin, end);
+}
+
+BatchStats spacetime_ccd_parallel(const SoaQueries& queries, const SpacetimeIdArrays& ids,
+                                  const Options& options, const SpacetimeResults& out,
+                                  const ParallelOptions& parallel) {
+  return run_parallel(IdentifiedQueries{queries, ids}, options, out, parallel);
+}
+
+BatchStats spacetime_ccd_parallel(const IndexedQueries& queries, const Options& options,
+                                  const SpacetimeResults& out, const ParallelOptions& parallel) {
+  return run_parallel(queries, options, out, parallel);
+}
+
+BatchStats spacetime_ccd_planar(const PlanarSoaQueries& queries, const PlanarIdArrays& ids,
+                                const Options& options, const BatchResults& out,
+                                std::size_t begin, std::size_t end) {
+  return run(PlanarIdentifiedQueries{queries, ids}, options, out, begin, end);
+}
+
+BatchStats spacetime_ccd_planar(const PlanarSoaQueries& queries, const PlanarIdArrays& ids,
+                                const Options& options, const SpacetimeResults& out,
+                                std::size_t begin, std::size_t end) {
+  return run(PlanarIdentifiedQueries{queries, ids}, options, out, begin, end);
+}
+
+BatchStats spacetime_ccd_planar_parallel(const PlanarSoaQueries& queries, const PlanarIdArrays& ids,
+                                         const Options& options, const BatchResults& out,
+                                         const ParallelOptions& parallel) {
+  return run_parallel(PlanarIdentifiedQueries{queries, ids}, options, out, parallel);
+}
+
+BatchStats spacetime_ccd_planar_parallel(const PlanarSoaQueries& queries, const PlanarIdArrays& ids,
+                                         const Options& options, const SpacetimeResults& out,
+                                         const ParallelOptions& parallel) {
+  return run_parallel(PlanarIdentifiedQueries{queries, ids}, options, out, parallel);
 }
 
 }  // namespace simdccd

@@ -2,6 +2,7 @@
 #include "spacetime/scalar_tile.hpp"
 
 #include "simdccd/linear/lanes.hpp"
+#include "simdccd/spacetime/planar_kernel-inl.h"
 #include "simdccd/spacetime/tile_kernel-inl.h"
 
 namespace simdccd::spacetime {
@@ -11,5 +12,7 @@ TileFunction scalar_tile_function(QueryType type) {
   return type == QueryType::vertex_face ? &portable::decide_tile<ScalarLanes, QueryType::vertex_face>
                                         : &portable::decide_tile<ScalarLanes, QueryType::edge_edge>;
 }
+
+PlanarTileFunction scalar_planar_tile_function() { return &portable::decide_planar_tile<linear::ScalarLanes>; }
 
 }  // namespace simdccd::spacetime

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "simdccd/linear/tile.hpp"
 
@@ -20,9 +21,27 @@ struct alignas(64) Tile {
   double coord[24][kTileSize];
   double verdict[kTileSize];  ///< a Verdict per query
   double toi[kTileSize];      ///< hit or uncertain: a lower bound of the earliest contact; else +inf
+  /// Hit: the piece of the earliest contact, or -1 when two hit pieces' toi
+  /// brackets overlap (which one is earliest is not certified).
+  double piece[kTileSize];
+  /// The query point (0..3) loaded into each slot (set by load_tile).
+  std::uint8_t slot[4][kTileSize];
 };
 
 /// A kernel instantiation: decides a loaded tile.
 using TileFunction = void (*)(Tile& tile, double tolerance);
+
+/// A tile of planar queries: `coord[2 * (3 * time + point) + axis]`, points
+/// p, then the edge's two endpoints in id order; otherwise as Tile.
+struct alignas(64) PlanarTile {
+  std::size_t count = 0;
+  double coord[12][kTileSize];
+  double verdict[kTileSize];
+  double toi[kTileSize];
+  double piece[kTileSize];
+  std::uint8_t slot[3][kTileSize];
+};
+
+using PlanarTileFunction = void (*)(PlanarTile& tile, double tolerance);
 
 }  // namespace simdccd::spacetime

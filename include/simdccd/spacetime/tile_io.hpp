@@ -27,16 +27,22 @@ void load_tile(const IndexedQueries& queries, std::size_t begin, std::size_t cou
 /// Writes the answers of a decided tile to entries [begin, begin + count) of
 /// `out`. Uncertain queries become hits (conservative) or go to the exact
 /// oracle (exact); in oracle mode every query goes to the oracle and the tile
-/// need not have been decided.
-BatchStats store_tile(const Tile& tile, QueryType type, Mode mode, const BatchResults& out,
+/// need not have been decided. With `out.wants_contact()`, also the piece and
+/// normal, hits with an uncertified piece taken as uncertain (spacetime_ccd.hpp).
+BatchStats store_tile(const Tile& tile, QueryType type, Mode mode, const SpacetimeResults& out,
                       std::size_t begin);
+inline BatchStats store_tile(const Tile& tile, QueryType type, Mode mode, const BatchResults& out,
+                             std::size_t begin) {
+  return store_tile(tile, type, mode, SpacetimeResults{out}, begin);
+}
 
 inline QueryType type_of(const IdentifiedQueries& q) { return q.type(); }
 inline QueryType type_of(const IndexedQueries& q) { return q.type; }
 
-/// The loop over tiles that every entry shares.
-template <class Queries>
-BatchStats run_tiles(const Queries& queries, const Options& options, const BatchResults& out,
+/// The loop over tiles that every entry shares (Results: BatchResults or
+/// SpacetimeResults).
+template <class Queries, class Results>
+BatchStats run_tiles(const Queries& queries, const Options& options, const Results& out,
                      std::size_t begin, std::size_t end, TileFunction decide) {
   BatchStats stats;
   Tile tile;
@@ -45,6 +51,35 @@ BatchStats run_tiles(const Queries& queries, const Options& options, const Batch
     load_tile(queries, first, count, tile);
     if (options.mode != Mode::oracle) decide(tile, options.time_tolerance);
     stats += store_tile(tile, type_of(queries), options.mode, out, first);
+  }
+  return stats;
+}
+
+// The planar case.
+
+/// PlanarSoaQueries with their ids.
+struct PlanarIdentifiedQueries {
+  const PlanarSoaQueries& queries;
+  const PlanarIdArrays& ids;
+};
+
+/// Copies queries [begin, begin + count) into the tile, the edge's endpoints in id order.
+void load_tile(const PlanarIdentifiedQueries& queries, std::size_t begin, std::size_t count,
+               PlanarTile& tile);
+/// As store_tile for the planar tile.
+BatchStats store_tile(const PlanarTile& tile, Mode mode, const SpacetimeResults& out, std::size_t begin);
+
+template <class Results>
+BatchStats run_planar_tiles(const PlanarIdentifiedQueries& queries, const Options& options,
+                            const Results& out, std::size_t begin, std::size_t end,
+                            PlanarTileFunction decide) {
+  BatchStats stats;
+  PlanarTile tile;
+  for (std::size_t first = begin; first < end; first += kTileSize) {
+    const std::size_t count = std::min(kTileSize, end - first);
+    load_tile(queries, first, count, tile);
+    if (options.mode != Mode::oracle) decide(tile, options.time_tolerance);
+    stats += store_tile(tile, options.mode, SpacetimeResults{out}, first);
   }
   return stats;
 }

@@ -50,6 +50,13 @@
 // Screen: a piece whose A and B have disjoint spatial bounding boxes (exact
 // float comparisons) is a miss without the determinants.
 //
+// Contact piece (t.piece, for SpacetimeResults): with every piece certified,
+// the hit piece k with the least t_hi (the first on a tie) is the oracle's
+// piece (the least index reaching the least t*) when every other hit piece's
+// t_lo exceeds k's t_hi: then each other t* > t*_k. Otherwise -1 (not
+// certified; store_tile then treats the hit as uncertain when the caller asks
+// for the piece).
+//
 // Defined in namespace simdccd::spacetime::SIMDCCD_LINEAR_NAMESPACE: `portable`
 // by default, and once per Highway target in dispatch/spacetime_ccd.cc, which
 // re-includes this header (toggled by HWY_TARGET_TOGGLE) inside each target's
@@ -225,6 +232,32 @@ typename L::V verdict_value(Verdict v) {
   return L::set(static_cast<double>(static_cast<int>(v)));
 }
 
+/// Tracks the contact piece over the hit pieces, taken in increasing index
+/// order: `best_hi` (the least t_hi so far, updated by the caller after this)
+/// belongs to piece `best` with t_lo `best_lo`; `other_lo` is the least t_lo of
+/// the other hit pieces. A piece replaces `best` only with a strictly smaller
+/// t_hi, so `best` is the first piece reaching the least t_hi.
+template <class L>
+void track_best(typename L::M piece_hit, typename L::V piece_lo, typename L::V piece_hi, int k,
+                typename L::V best_hi, typename L::V& best, typename L::V& best_lo,
+                typename L::V& other_lo) {
+  using M = typename L::M;
+  const M better = L::both(piece_hit, L::lt(piece_hi, best_hi));
+  const M worse = L::but_not(piece_hit, better);
+  other_lo = L::select(better, L::min(other_lo, best_lo), other_lo);
+  other_lo = L::select(worse, L::min(other_lo, piece_lo), other_lo);
+  best_lo = L::select(better, piece_lo, best_lo);
+  best = L::select(better, L::set(k), best);
+}
+
+/// Stores the contact piece of hit lanes: `best` when every other hit piece's
+/// t_lo is above best's t_hi (then t* of every other piece > t* of best, so
+/// best is the unique earliest piece, whatever the tie rule), else -1.
+template <class L>
+void store_piece(typename L::V best, typename L::V other_lo, typename L::V best_hi, double* out) {
+  L::store(L::select(L::lt(best_hi, other_lo), best, L::set(-1)), out);
+}
+
 /// The pieces of a query type, in piece order: kPieces sets of 6 points, A first.
 template <QueryType kType>
 struct Pieces;
@@ -264,6 +297,9 @@ void decide_lanes(Tile& t, const double* const* coord, std::size_t i, double tol
   const M valid = valid_input<L>(q);
   M uncertain = none, hit = none;
   V lo = inf, hi = inf;
+  // The contact piece: `best`, the first hit piece with the least t_hi, and
+  // `other_lo`, the least t_lo of the other hit pieces.
+  V best = L::set(-1), best_lo = inf, other_lo = inf;
   for (int k = 0; k < P::kCount; ++k) {
     const M separated = boxes_separated<L, P::kA>(q, P::kPoints[k]);
     if (L::all(separated)) continue;
@@ -273,9 +309,11 @@ void decide_lanes(Tile& t, const double* const* coord, std::size_t i, double tol
     piece_hit = L::but_not(piece_hit, separated);
     uncertain = L::either(uncertain, L::but_not(L::but_not(L::but_not(valid, separated), piece_hit), piece_miss));
     hit = L::either(hit, piece_hit);
+    track_best<L>(piece_hit, piece_lo, piece_hi, k, hi, best, best_lo, other_lo);
     lo = L::select(piece_hit, L::min(lo, piece_lo), lo);
     hi = L::select(piece_hit, L::min(hi, piece_hi), hi);
   }
+  store_piece<L>(best, other_lo, hi, t.piece + i);
   // Certified within the tolerance: hi - lo <= tolerance even after the
   // subtraction's rounding (relative 2^-53 < the 2^-50 taken off).
   const M tight = L::le(L::sub(hi, lo), L::set(tolerance * (1 - 0x1p-50)));
@@ -294,7 +332,7 @@ void decide_lanes(Tile& t, const double* const* coord, std::size_t i, double tol
 }  // namespace detail
 
 /// Decides the `t.count` queries of the tile (coord filled; 1 <= count <=
-/// kTileSize) into `t.verdict` and `t.toi`.
+/// kTileSize) into `t.verdict`, `t.toi` and `t.piece`.
 template <class L, QueryType kType>
 void decide_tile(Tile& t, double tolerance) {
   const std::size_t lanes = L::lanes();
