@@ -1,5 +1,5 @@
 // simdccd_bench (the default bench): queries per second of each kernel
-// implementation x thread count x mode, on the random workload and the
+// implementation x thread count x model x mode, on the random workload and the
 // simulation query files; a TSV table and an SVG plot.
 #include <algorithm>
 #include <charconv>
@@ -27,14 +27,16 @@ namespace {
 
 constexpr const char* kUsage =
     R"(simdccd_bench: queries per second of the CCD kernels, for each implementation
-(target) x thread count x mode (conservative, exact), on the random workload
-(as `simdccd random`) and the simulation query files (rounded to doubles);
-each one's ratio to "double" (the plain C++ instantiation) on one thread,
-and the fraction of queries that reach each stage. Prints the table and the
-CPU; writes kernels.tsv and kernels.svg.
+(target) x thread count x motion model (linear, spacetime) x mode
+(conservative, exact), on the random workload (as `simdccd random`) and the
+simulation query files (rounded to doubles); each one's ratio to "double"
+(the plain C++ instantiation) on one thread, same model and mode, and the
+fraction of queries that reach each stage. Prints the table and the CPU;
+writes kernels.tsv and kernels.svg.
 
 Usage: simdccd_bench [--count N] [--seed S] [--simulation DIR] [--targets LIST]
-                     [--threads LIST] [--min-time SECONDS] [--out DIR]
+                     [--threads LIST] [--model LIST] [--min-time SECONDS]
+                     [--out DIR]
        simdccd_bench step --help      whole simulation steps, per phase
        simdccd_bench oracle --help    the exact oracle's microseconds per query
   --count N           random queries per type (default 1000000)
@@ -44,12 +46,15 @@ Usage: simdccd_bench [--count N] [--seed S] [--simulation DIR] [--targets LIST]
                       targets but SCALAR, EMU128 and SSSE3, then xsimd);
                       names this CPU cannot run are skipped; double always runs
   --threads LIST      comma-separated (default 1,2); counts over the cores are skipped
+  --model LIST        comma-separated motion models (default linear,spacetime);
+                      spacetime uses the vertex ids 0,1,2,3 (query point order)
   --min-time SECONDS  time per measurement, repeating the batch (default 0.2)
   --out DIR           default: )" SIMDCCD_BENCH_RESULTS R"(
 
 Columns: queries/s; x_double, the ratio to double on 1 thread (same workload
 and mode); hits; and of all queries the fractions screened out by the cheap
-filters, reaching root isolation, and uncertain (exact: sent to the oracle).
+filters, reaching root isolation, and uncertain (exact: sent to the oracle);
+the space-time kernels count neither screened nor root (0).
 )";
 
 struct Workload {
@@ -127,6 +132,7 @@ Measurement measure(const Workload& w, const Engine& engine, double min_time) {
     ++passes;
   }
   return {.workload = w.name,
+          .model = engine.model(),
           .mode = engine.mode(),
           .target = engine.target(),
           .threads = engine.threads(),
@@ -142,7 +148,8 @@ int run_kernel_bench(std::span<const std::string_view> argv) {
   static constexpr OptionSpec kOptions[] = {
       {"--count", true},   {"--seed", true},    {"--simulation", true},
       {"--targets", true}, {"--threads", true}, {"--min-time", true},
-      {"--out", true},     {"--help", false},   {"-h", false}};
+      {"--model", true},   {"--out", true},     {"--help", false},
+      {"-h", false}};
   const Args args(argv, kOptions);
   if (help_requested(args, kUsage)) return 0;
   const std::uint64_t count = parse_uint("--count", args.value("--count").value_or("1000000"));
@@ -151,6 +158,12 @@ int run_kernel_bench(std::span<const std::string_view> argv) {
   const double min_time = parse_seconds("--min-time", args.value("--min-time").value_or("0.2"));
   const fs::path out(args.value("--out").value_or(SIMDCCD_BENCH_RESULTS));
   const std::vector<int> thread_counts = parse_thread_list(args.value("--threads").value_or("1,2"));
+  std::vector<Model> models;
+  for (const std::string& name : split(args.value("--model").value_or("linear,spacetime"))) {
+    const Model model = parse_model_option(name);
+    if (std::ranges::find(models, model) == models.end()) models.push_back(model);
+  }
+  if (models.empty()) throw UsageError("--model needs linear, spacetime or both");
 
   const std::string cpu = cpu_model();
   std::printf("simdccd_bench: queries per second\ncpu: %s\n", cpu.c_str());
@@ -163,19 +176,22 @@ int run_kernel_bench(std::span<const std::string_view> argv) {
 
   std::vector<Measurement> rows;
   const auto bench_workload = [&](const Workload& w) {
-    for (const Mode mode : {Mode::conservative, Mode::exact}) {
-      std::optional<Measurement> baseline;
-      for (const int threads : thread_counts) {
-        for (const std::string& target : targets) {
-          const Engine engine(mode, target, static_cast<unsigned>(threads));
-          if (engine.threads() != threads) continue;  // more than the cores
-          Measurement m = measure(w, engine, min_time);
-          if (target == kBaseline && threads == 1) baseline = m;
-          m.ratio = baseline ? m.rate / baseline->rate : 0;
-          // Every implementation must give the same answers (linear_ccd.hpp).
-          print_row(m, baseline && m.stats.hits != baseline->stats.hits);
-          std::fflush(stdout);
-          rows.push_back(m);
+    for (const Model model : models) {
+      for (const Mode mode : {Mode::conservative, Mode::exact}) {
+        std::optional<Measurement> baseline;
+        for (const int threads : thread_counts) {
+          for (const std::string& target : targets) {
+            const Engine engine(mode, target, static_cast<unsigned>(threads), model);
+            if (engine.threads() != threads) continue;  // more than the cores
+            Measurement m = measure(w, engine, min_time);
+            if (target == kBaseline && threads == 1) baseline = m;
+            m.ratio = baseline ? m.rate / baseline->rate : 0;
+            // Every implementation must give the same answers (linear_ccd.hpp,
+            // spacetime_ccd.hpp).
+            print_row(m, baseline && m.stats.hits != baseline->stats.hits);
+            std::fflush(stdout);
+            rows.push_back(m);
+          }
         }
       }
     }

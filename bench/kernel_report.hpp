@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bar_chart.hpp"
+#include "modes.hpp"
 #include "simdccd/linear_ccd.hpp"
 
 namespace simdccd::bench {
@@ -17,12 +18,13 @@ inline constexpr std::string_view kBaseline = "double";
 
 struct Measurement {
   std::string workload;  ///< "random vf", "simulation ee"
+  cli::Model model;
   Mode mode;
   std::string target;
   int threads;
   std::size_t queries;  ///< in one pass
   double rate;          ///< queries per second
-  double ratio;         ///< to the baseline on one thread (0: none measured)
+  double ratio;         ///< to the baseline (same model and mode) on one thread (0: none measured)
   BatchStats stats;     ///< of one pass
 };
 
@@ -31,7 +33,7 @@ void print_header();
 void print_row(const Measurement& m, bool hits_differ);
 /// The rows as TSV, after `header` (comment lines).
 std::string tsv_of(const std::vector<Measurement>& rows, const std::string& header);
-/// One panel per mode, a group per workload and thread count, a bar per target.
+/// One panel per model and mode, a group per workload and thread count, a bar per target.
 BarChart chart_of(const std::vector<Measurement>& rows, const std::vector<std::string>& targets,
                   const std::string& cpu);
 

@@ -9,6 +9,8 @@
 #include "modes.hpp"
 #include "parallel.hpp"
 #include "simdccd/exact_oracle.hpp"
+#include "simdccd/spacetime_ccd.hpp"
+#include "simdccd/spacetime_oracle.hpp"
 #include "simdccd/targets.hpp"
 #include "xsimd_entry.hpp"
 
@@ -29,22 +31,38 @@ std::string joined(const std::vector<std::string>& names) {
 // The oracle takes 0.1 ms or more a query, so small pieces balance the threads.
 constexpr std::size_t kOracleGrain = 16;
 
-BatchStats decide_oracle(const Batch& batch, std::size_t begin, std::size_t end, int threads,
-                         Answers& answers) {
+/// One query's oracle answer, of either model, into entry k of `answers`.
+template <class Q>
+void decide_one(Model model, QueryType type, const Q& query, std::size_t k, Answers& answers) {
+  if (model == Model::spacetime) {
+    const SpacetimeResult r = spacetime_exact_ccd(type, query, kQueryOrderIds);
+    answers.hit[k] = r.hit;
+    answers.toi[k] = r.toi_lo;
+    answers.status[k] = r.status;
+    return;
+  }
+  const Result r = exact_ccd(type, query);
+  answers.hit[k] = r.hit;
+  answers.toi[k] = r.toi_lo;
+  answers.status[k] = r.status;
+  answers.contact_roots[k] = r.contact_roots;
+}
+
+BatchStats decide_oracle(Model model, const Batch& batch, std::size_t begin, std::size_t end,
+                         int threads, Answers& answers) {
   const QueryType type = batch.doubles.type();
   return parallel_ranges(begin, end, threads, kOracleGrain, [&](std::size_t b, std::size_t e) {
     BatchStats stats;
     for (std::size_t i = b; i < e; ++i) {
-      const Result r = batch.rational.empty() ? exact_ccd(type, batch.doubles.query(i))
-                                              : exact_ccd(type, batch.rational[i]);
       const std::size_t k = i - begin;
-      answers.hit[k] = r.hit;
-      answers.toi[k] = r.toi_lo;
-      answers.status[k] = r.status;
-      answers.contact_roots[k] = r.contact_roots;
+      if (batch.rational.empty()) {
+        decide_one(model, type, batch.doubles.query(i), k, answers);
+      } else {
+        decide_one(model, type, batch.rational[i], k, answers);
+      }
       ++stats.queries;
-      stats.hits += r.hit;
-      stats.invalid += r.status == Status::invalid_input;
+      stats.hits += answers.hit[k];
+      stats.invalid += answers.status[k] == Status::invalid_input;
     }
     return stats;
   });
@@ -58,7 +76,8 @@ std::vector<std::string> runnable_targets() {
   return names;
 }
 
-Engine::Engine(Mode mode, std::optional<std::string_view> target, unsigned threads) : mode_(mode) {
+Engine::Engine(Mode mode, std::optional<std::string_view> target, unsigned threads, Model model)
+    : mode_(mode), model_(model) {
   // oneTBB never runs more threads than cores, so report what it can run.
   const int cores = tbb::info::default_concurrency();
   threads_ = threads == 0 ? cores : static_cast<int>(std::min<unsigned>(threads, cores));
@@ -85,7 +104,7 @@ Engine Engine::from_args(const Args& args) {
   const std::uint64_t n = threads ? parse_uint("--threads", *threads) : 0;
   if (threads && (n == 0 || n > 4096)) throw UsageError("--threads must be 1 to 4096");
   return Engine(parse_mode_option(args.value("--mode")), args.value("--target"),
-                static_cast<unsigned>(n));
+                static_cast<unsigned>(n), parse_model_option(args.value("--model")));
 }
 
 BatchStats Engine::decide(const Batch& batch, std::size_t begin, std::size_t end,
@@ -94,13 +113,23 @@ BatchStats Engine::decide(const Batch& batch, std::size_t begin, std::size_t end
   answers.hit.resize(n);
   answers.toi.resize(n);
   answers.status.resize(n);
-  answers.contact_roots.resize(mode_ == Mode::oracle ? n : 0);
-  if (mode_ == Mode::oracle) return decide_oracle(batch, begin, end, threads_, answers);
+  answers.contact_roots.resize(mode_ == Mode::oracle && model_ == Model::linear ? n : 0);
+  if (mode_ == Mode::oracle) return decide_oracle(model_, batch, begin, end, threads_, answers);
 
   const SoaQueries queries = batch.doubles.view(begin, end);
   const Options options{.mode = mode_};
   const BatchResults out = answers.results();
   const ParallelOptions parallel{.threads = threads_};
+  if (model_ == Model::spacetime) {
+    const SpacetimeIdArrays ids{};  // all zero: kQueryOrderIds' order (see engine.hpp)
+    if (xsimd_) {
+      return parallel_ranges(0, n, threads_, parallel.grain, [&](std::size_t b, std::size_t e) {
+        return xsimd_entry().run_spacetime(queries, ids, options, out, b, e);
+      });
+    }
+    if (threads_ == 1) return spacetime_ccd(queries, ids, options, out, 0, n);
+    return spacetime_ccd_parallel(queries, ids, options, out, parallel);
+  }
   if (xsimd_) {
     // The same tiling as linear_ccd_parallel: pieces of whole tiles.
     return parallel_ranges(0, n, threads_, parallel.grain, [&](std::size_t b, std::size_t e) {

@@ -10,8 +10,10 @@
 #include <vector>
 
 #include "args.hpp"
+#include "modes.hpp"
 #include "simdccd/linear_ccd.hpp"
 #include "simdccd/rational_query.hpp"
+#include "simdccd/spacetime_oracle.hpp"
 #include "simdccd/result.hpp"
 #include "soa_batch.hpp"
 
@@ -30,7 +32,8 @@ struct Answers {
   std::vector<std::uint8_t> hit;
   std::vector<double> toi;
   std::vector<Status> status;
-  /// The oracle's Result::contact_roots; empty for the kernels, which do not count them.
+  /// The linear oracle's Result::contact_roots; empty for the kernels, which
+  /// do not count them, and for the space-time model, which has no such roots.
   std::vector<std::uint8_t> contact_roots;
 
   BatchResults results() { return {hit.data(), toi.data(), status.data()}; }
@@ -41,7 +44,15 @@ inline constexpr std::string_view kXsimdTarget = "xsimd";
 
 /// The options that choose an Engine, for the option tables of the commands.
 inline constexpr OptionSpec kEngineOptions[] = {
-    {"--mode", true}, {"--target", true}, {"--threads", true}, {"--verify", false}};
+    {"--mode", true}, {"--model", true}, {"--target", true}, {"--threads", true},
+    {"--verify", false}};
+
+/// The ids of the four query points (SpacetimeIds) that the space-time model
+/// uses for queries without mesh vertex ids (CSV files, the random workload):
+/// the query point order, v, f0, f1, f2 or a0, a1, b0, b1. The kernels get
+/// null id arrays, which spacetime_ccd.hpp reads as all zero and orders as the
+/// query lists the vertices: the same order, so the same prism diagonals.
+inline constexpr SpacetimeIds kQueryOrderIds{{0, 1, 2, 3}};
 
 class Engine {
  public:
@@ -50,13 +61,18 @@ class Engine {
   /// target that is unknown or not runnable here (the message lists those
   /// that are), or any target with Mode::oracle. A Highway target is made
   /// the process's active implementation (set_implementation is global).
-  Engine(Mode mode, std::optional<std::string_view> target, unsigned threads);
-  /// The same from the options --mode, --target and --threads (kEngineOptions).
+  /// `model`: the motion model of every query it decides; the space-time
+  /// model runs spacetime_ccd(_parallel), spacetime_ccd_xsimd or
+  /// spacetime_exact_ccd with kQueryOrderIds.
+  Engine(Mode mode, std::optional<std::string_view> target, unsigned threads,
+         Model model = Model::linear);
+  /// The same from the options --mode, --model, --target and --threads (kEngineOptions).
   static Engine from_args(const Args& args);
-  /// The oracle on as many threads: what --verify runs.
-  Engine verifier() const { return Engine(Mode::oracle, std::nullopt, threads_); }
+  /// The oracle of the same model on as many threads: what --verify runs.
+  Engine verifier() const { return Engine(Mode::oracle, std::nullopt, threads_, model_); }
 
   Mode mode() const { return mode_; }
+  Model model() const { return model_; }
   /// The implementation's name ("AVX2", "double", "xsimd"), "none" for the oracle.
   const std::string& target() const { return target_; }
   int threads() const { return threads_; }
@@ -66,6 +82,7 @@ class Engine {
 
  private:
   Mode mode_;
+  Model model_;
   std::string target_;
   int threads_;
   bool xsimd_ = false;

@@ -23,12 +23,22 @@ Usage:
                            exact, all cores, the active target
   simdccd check [--type vf|ee] [KERNEL OPTIONS] [--json] PATH...
   simdccd random [--type vf|ee] [--count N] [--seed S] [KERNEL OPTIONS] [--json]
+  simdccd compare-models [--type vf|ee] [--count N] [--seed S] [--target NAME]
+                         [--threads N] [--json] [PATH...]
   simdccd step [KERNEL OPTIONS] [--json] FRAME0.ply FRAME1.ply
                [--truth BOXES_VF BOXES_EE MMA_VF MMA_EE]
   simdccd targets
   simdccd help | --help | -h
 
 KERNEL OPTIONS, of check, random and step:
+  --model M       the motion model (default: linear):
+    linear        every vertex moves on a straight line at constant speed
+                  (linear_ccd.hpp; oracle exact_ccd)
+    spacetime     Brochu & Bridson's space-time simplices (spacetime_ccd.hpp;
+                  oracle spacetime_exact_ccd). Their diagonals follow global
+                  vertex ids, which CSV files and the random workload lack:
+                  the ids are 0, 1, 2, 3 in query point order (v, f0, f1, f2;
+                  a0, a1, b0, b1). Not with step.
   --mode M        how queries are decided (default: the first):
 )");
   for (const ModeEntry& e : available_modes()) {
@@ -43,13 +53,15 @@ KERNEL OPTIONS, of check, random and step:
                   the best this CPU runs unless SIMDCCD_TARGET names another.
                   Not with --mode oracle.
   --threads N     threads, at most the cores (default: all). Highway targets
-                  and "double" run linear_ccd_parallel; xsimd and the oracle
-                  run the same tiling over oneTBB in this tool. The answers do
+                  and "double" run linear_ccd_parallel (spacetime_ccd_parallel
+                  with --model spacetime); xsimd (linear_ccd_xsimd,
+                  spacetime_ccd_xsimd) and the oracle run the same tiling over
+                  oneTBB in this tool. The answers do
                   not depend on the thread count or the target.
-  --verify        also decide every query with the exact oracle, on the same
-                  double query, and count disagreements: oracle false negatives
-                  (the oracle hits, the answer misses) and false positives.
-                  Queries reported invalid are not compared.
+  --verify        also decide every query with the exact oracle of the model,
+                  on the same double query, and count disagreements: oracle
+                  false negatives (the oracle hits, the answer misses) and
+                  false positives. Queries reported invalid are not compared.
 
 check   Decides the queries of CSV files (a directory: its *.csv files,
         recursively, in sorted order) and compares them with their truth.
@@ -64,11 +76,16 @@ check   Decides the queries of CSV files (a directory: its *.csv files,
         not all doubles (counted as rounded) may legitimately differ from.
         The kernel's judge is the oracle on the double query: --verify.
         --mode oracle decides the file's rational queries themselves.
+        The truth columns are of the linear model. With --model spacetime
+        they only inform: labelled lin_truth, lin_FN (linear hits the model
+        misses) and lin_FP, in JSON linear_truth_positives,
+        linear_truth_false_negatives and linear_truth_false_positives, and
+        never make the exit status 1; --verify judges the answers instead.
         Prints per file and in total: queries, truth positives, positives
         (hits), false negatives (FN), false positives (FP), invalid,
         uncertain, with --verify oracle_FN and oracle_FP, seconds, queries/s.
-        --json: only one object of the totals: mode, model ("linear"),
-        target, threads, queries, truth_positives, positives,
+        --json: only one object of the totals: mode, model ("linear" or
+        "spacetime"), target, threads, queries, truth_positives, positives,
         false_negatives, false_positives, invalid, uncertain, with --verify
         oracle_false_negatives and oracle_false_positives, rounded,
         seconds, queries_per_second.
@@ -81,18 +98,41 @@ random  Decides the random workload of the fastCCD paper: each query is 24
                       oracle, which takes about 0.2 ms a query)
         --seed S      (default 1)
         Prints per type: queries, positives (hits), with --mode oracle odd and
-        even hits (by the parity of the contact roots, which only the oracle
-        counts; always-coplanar hits count as even), invalid, uncertain, with
+        even hits (by the parity of the contact roots, which only the linear
+        oracle counts; always-coplanar hits count as even), invalid, uncertain, with
         --verify oracle_FN and oracle_FP, seconds, queries/s; then a total.
         --json: one object per type, each on its own line: type, mode, model,
         target, threads, queries, positives, with --mode oracle odd and even,
         invalid, uncertain, with --verify oracle_false_negatives and
         oracle_false_positives, seconds, queries_per_second.
 
+compare-models
+        How often the linear and the space-time model disagree: decides every
+        query in both with their exact-mode kernels (whose answers equal the
+        oracles', exact_ccd and spacetime_exact_ccd with ids 0, 1, 2, 3) and
+        counts both hit, linear only, spacetime only, neither. Each query the
+        models disagree on is decided again by both oracles (a kernel answer
+        they do not confirm is counted, and exits 1) and classified: contact
+        at t=0 (of the model that hits), always coplanar (the linear oracle's
+        Result::always_coplanar), for linear-only hits the parity of the
+        linear contact roots, and the deformation: the largest change over
+        [0,1] of an edge vector of the moving triangle (VF) or of both edges
+        (EE), over their largest edge length; small below 0.1, and 0 for
+        translations. Without PATH: the random workload (as `random`, --count
+        default 100000, --seed default 1). With PATHs: each PATH's CSV files
+        (as `check`; rounded to doubles, counted as rounded), one row per PATH
+        and type. --target and --threads as above. --json: one object per
+        row: set, type, target, threads, queries, both, linear_only,
+        spacetime_only, neither, invalid, (files) rounded, small_deformation,
+        linear_only_ and spacetime_only_ toi_zero, always_coplanar,
+        small_deformation, large_deformation, linear_only_odd and _even,
+        kernel_oracle_mismatch.
+
 step    One simulation step: the mesh at t=0 (FRAME0) and t=1 (FRAME1, same
         faces), swept boxes and sort-and-sweep (broad phase), then the
         kernels on every candidate (narrow phase), all in one library call
-        (simdccd/step.hpp). Not with --target xsimd or --verify.
+        (simdccd/step.hpp). Linear model only; not with --target xsimd or
+        --verify.
         --truth  the data set's candidate lists (boxes/<n>vf.json,
                  <n>ee.json) and their truth (mma_bool/...): a pair collides
                  iff it is listed with truth true; every other pair does not.
@@ -116,11 +156,13 @@ counted as invalid, never as hits or misses. Seconds count only the time
 inside the CCD calls, not reading, converting or generating queries, nor the
 oracle of --verify. Runs over 2 s show progress on stderr.
 
-Exit status: 0 done; 1 check or step found a false negative or an invalid
-query, step in exact or oracle mode a false positive, or
---verify found a disagreement the mode rules out (exact: any; conservative:
-an oracle false negative); 2 usage error (an unknown or unrunnable --target
-too), or unreadable or malformed input; 3 internal error.
+Exit status: 0 done; 1 check or step found a false negative (check: against
+the linear truth, so only with --model linear) or an invalid query, step in
+exact or oracle mode a false positive, --verify found a disagreement the mode
+rules out (exact: any; conservative: an oracle false negative), or
+compare-models a kernel answer the oracle did not confirm; 2 usage error (an
+unknown or unrunnable --target or --model too), or unreadable or malformed
+input; 3 internal error.
 )");
 }
 
@@ -132,6 +174,7 @@ int dispatch(std::span<const std::string_view> args) {
   const auto rest = args.subspan(1);
   if (command == "check") return run_check(rest);
   if (command == "random") return run_random(rest);
+  if (command == "compare-models") return run_compare_models(rest);
   if (command == "targets") return run_targets(rest);
   if (command == "step") return run_step(rest);
   if (command == "help" || command == "--help" || command == "-h") {

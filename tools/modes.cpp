@@ -25,4 +25,14 @@ Mode parse_mode_option(std::optional<std::string_view> name) {
                    "'");
 }
 
+std::string_view to_string(Model model) {
+  return model == Model::spacetime ? "spacetime" : "linear";
+}
+
+Model parse_model_option(std::optional<std::string_view> name) {
+  if (!name || *name == "linear") return Model::linear;
+  if (*name == "spacetime") return Model::spacetime;
+  throw UsageError("--model must be linear or spacetime, not '" + std::string(*name) + "'");
+}
+
 }  // namespace simdccd::cli

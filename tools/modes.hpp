@@ -1,4 +1,5 @@
-// The --mode values the tool offers, with their one-line summaries.
+// The --mode values the tool offers, with their one-line summaries, and the
+// --model values (the motion model: linear trajectories or space-time).
 #pragma once
 
 #include <optional>
@@ -19,5 +20,17 @@ std::span<const ModeEntry> available_modes();
 
 /// `--mode NAME`, the default for nullopt; UsageError for an unknown name.
 Mode parse_mode_option(std::optional<std::string_view> name);
+
+/// The motion model the queries are decided in.
+enum class Model {
+  linear,     ///< vertices on straight lines at constant speed (linear_ccd.hpp, exact_oracle.hpp)
+  spacetime,  ///< Brochu & Bridson's space-time simplices (spacetime_ccd.hpp, spacetime_oracle.hpp)
+};
+
+/// "linear", "spacetime".
+std::string_view to_string(Model model);
+
+/// `--model NAME`, linear for nullopt; UsageError for an unknown name.
+Model parse_model_option(std::optional<std::string_view> name);
 
 }  // namespace simdccd::cli

@@ -26,16 +26,17 @@ std::vector<Cell> tally_cells(const RunInfo& run, const Tally& t, bool has_truth
   const auto truth = [&](std::uint64_t n) { return has_truth ? num(n) : "-"; };
   char seconds[32];
   std::snprintf(seconds, sizeof seconds, "%.3f", t.seconds);
+  const bool lin = run.truth_informational();
   std::vector<Cell> cells{{"queries", 9, num(t.queries)}};
-  if (run.truth) cells.push_back({"truth_pos", 9, truth(t.truth_positives)});
+  if (run.truth) cells.push_back({lin ? "lin_truth" : "truth_pos", 9, truth(t.truth_positives)});
   cells.push_back({"positives", 9, num(t.positives)});
   if (run.parity()) {
     cells.push_back({"odd", 8, num(t.odd)});
     cells.push_back({"even", 8, num(t.even)});
   }
   if (run.truth) {
-    cells.push_back({"FN", 6, truth(t.false_negatives)});
-    cells.push_back({"FP", 6, truth(t.false_positives)});
+    cells.push_back({lin ? "lin_FN" : "FN", 6, truth(t.false_negatives)});
+    cells.push_back({lin ? "lin_FP" : "FP", 6, truth(t.false_positives)});
   }
   cells.push_back({"invalid", 7, num(t.invalid)});
   cells.push_back({"uncertain", 9, num(t.stats.uncertain)});
@@ -61,16 +62,23 @@ void print_row(const RunInfo& run, std::string_view first, const Tally* t, bool 
 }
 
 JsonObject json_of(const RunInfo& run, const Tally& t, JsonObject j = {}) {
+  // With the space-time model the files' (linear) truth only informs: other keys.
+  const std::string truth_prefix = run.truth_informational() ? "linear_truth_" : "";
   j.add("mode", to_string(run.engine.mode()))
-      .add("model", "linear")
+      .add("model", to_string(run.engine.model()))
       .add("target", run.engine.target())
       .add("threads", std::uint64_t(run.engine.threads()))
       .add("queries", t.queries);
-  if (run.truth) j.add("truth_positives", t.truth_positives);
+  if (run.truth) {
+    j.add(run.truth_informational() ? "linear_truth_positives" : "truth_positives",
+          t.truth_positives);
+  }
   j.add("positives", t.positives);
   if (run.parity()) j.add("odd", t.odd).add("even", t.even);
-  if (run.truth)
-    j.add("false_negatives", t.false_negatives).add("false_positives", t.false_positives);
+  if (run.truth) {
+    j.add(truth_prefix + "false_negatives", t.false_negatives)
+        .add(truth_prefix + "false_positives", t.false_positives);
+  }
   j.add("invalid", t.invalid).add("uncertain", t.stats.uncertain);
   if (run.verify) {
     j.add("oracle_false_negatives", t.oracle_false_negatives)
@@ -135,8 +143,12 @@ void JsonObject::key(std::string_view k) {
 void JsonObject::print() const { std::printf("%s}\n", text_.c_str()); }
 
 std::string RunInfo::describe() const {
-  return "mode " + std::string(to_string(engine.mode())) + ", target " + engine.target() + ", " +
-         plural(engine.threads(), "thread") + (verify ? ", verified by the oracle" : "");
+  const bool linear = engine.model() == Model::linear;
+  const std::string verified =
+      linear ? ", verified by the oracle" : ", verified by the space-time oracle";
+  return "mode " + std::string(to_string(engine.mode())) +
+         (linear ? "" : ", model " + std::string(to_string(engine.model()))) + ", target " +
+         engine.target() + ", " + plural(engine.threads(), "thread") + (verify ? verified : "");
 }
 
 std::string format_rate(double r) {
@@ -164,12 +176,28 @@ void print_check_row(const RunInfo& run, std::string_view label, QueryType type,
 
 void print_check_total(const RunInfo& run, const Tally& t, std::size_t files,
                        std::size_t files_without_truth) {
-  std::printf(
-      "total: %s, %llu queries, %llu truth positives, %llu positives, %llu false negatives, "
-      "%llu false positives, %llu invalid, %llu uncertain%s\n",
-      plural(files, "file").c_str(), ull(t.queries), ull(t.truth_positives), ull(t.positives),
-      ull(t.false_negatives), ull(t.false_positives), ull(t.invalid), ull(t.stats.uncertain),
-      verify_and_rate(run, t).c_str());
+  if (run.truth_informational()) {
+    std::printf(
+        "total: %s, %llu queries, %llu positives, %llu invalid, %llu uncertain%s\n"
+        "linear truth (information only, not judged): %llu truth positives; the %s model's "
+        "answers differ on %llu linear hits (lin_FN) and %llu linear misses (lin_FP)\n",
+        plural(files, "file").c_str(), ull(t.queries), ull(t.positives), ull(t.invalid),
+        ull(t.stats.uncertain), verify_and_rate(run, t).c_str(), ull(t.truth_positives),
+        std::string(to_string(run.engine.model())).c_str(), ull(t.false_negatives),
+        ull(t.false_positives));
+    if (!run.verify) {
+      std::printf(
+          "note: the files' truth is of the linear model, so it judges nothing here; --verify "
+          "checks the answers against the space-time oracle\n");
+    }
+  } else {
+    std::printf(
+        "total: %s, %llu queries, %llu truth positives, %llu positives, %llu false negatives, "
+        "%llu false positives, %llu invalid, %llu uncertain%s\n",
+        plural(files, "file").c_str(), ull(t.queries), ull(t.truth_positives), ull(t.positives),
+        ull(t.false_negatives), ull(t.false_positives), ull(t.invalid), ull(t.stats.uncertain),
+        verify_and_rate(run, t).c_str());
+  }
   if (files_without_truth != 0) {
     std::printf(
         "note: %s without truth (marked -): their queries count in all but truth positives, "

@@ -32,8 +32,12 @@ struct RunInfo {
   const Engine& engine;
   bool truth;   ///< check: truth, FN and FP columns
   bool verify;  ///< --verify: oracle disagreement columns
-  bool parity() const { return engine.mode() == Mode::oracle; }
-  /// "mode exact, target AVX2, 2 threads"
+  /// Odd and even columns: the linear oracle's contact-root parity.
+  bool parity() const { return engine.mode() == Mode::oracle && engine.model() == Model::linear; }
+  /// The files' truth is of the linear model: with the space-time model, the
+  /// truth columns only inform (labelled lin_*, not judged).
+  bool truth_informational() const { return engine.model() != Model::linear; }
+  /// "mode exact, target AVX2, 2 threads" (", model spacetime" when not linear)
   std::string describe() const;
 };
 

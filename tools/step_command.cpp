@@ -194,6 +194,7 @@ int run_step(std::span<const std::string_view> argv) {
   if (args.flag("--verify")) throw UsageError("step has no --verify; --truth judges it");
   const Engine engine = Engine::from_args(args);
   if (engine.target() == kXsimdTarget) throw UsageError("step runs the dispatched kernels, not xsimd");
+  if (engine.model() != Model::linear) throw UsageError("step runs the linear model only");
   StepJob job{fs::path(args.positionals()[0]), fs::path(args.positionals()[1]), std::nullopt,
               args.flag("--json")};
   if (!truth.empty()) job.truth = TruthFiles{truth[0], truth[1], truth[2], truth[3]};

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "simdccd/linear_ccd.hpp"
+#include "simdccd/spacetime_ccd.hpp"
 
 namespace simdccd::cli {
 
@@ -16,6 +17,10 @@ struct XsimdEntry {
   /// linear_ccd_xsimd<xsimd::default_arch>: queries [begin, end) on the calling thread.
   BatchStats (*run)(const SoaQueries& queries, const Options& options, const BatchResults& out,
                     std::size_t begin, std::size_t end);
+  /// spacetime_ccd_xsimd<xsimd::default_arch>: likewise.
+  BatchStats (*run_spacetime)(const SoaQueries& queries, const SpacetimeIdArrays& ids,
+                              const Options& options, const BatchResults& out, std::size_t begin,
+                              std::size_t end);
 };
 
 const XsimdEntry& xsimd_entry();
