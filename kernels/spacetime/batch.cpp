@@ -1,9 +1,6 @@
 // The space-time batch entries: tiles through the active kernel, on one
 // thread or over all cores with oneTBB.
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_reduce.h>
-#include <tbb/task_arena.h>
-
+#include "linear/parallel_tiles.hpp"
 #include "simdccd/spacetime/tile_io.hpp"
 #include "simdccd/spacetime_ccd.hpp"
 #include "spacetime/scalar_tile.hpp"
@@ -36,23 +33,9 @@ std::size_t count_of(const PlanarIdentifiedQueries& q) { return q.queries.count;
 template <class Queries, class Results>
 BatchStats run_parallel(const Queries& queries, const Options& options, const Results& out,
                         const ParallelOptions& parallel) {
-  // Tasks never split a tile, so the answers are those of one thread.
-  constexpr std::size_t kTile = spacetime::kTileSize;
-  const std::size_t tiles = (count_of(queries) + kTile - 1) / kTile;
-  const std::size_t grain = std::max<std::size_t>(1, parallel.grain / kTile);
-  const auto body = [&] {
-    return tbb::parallel_reduce(
-        tbb::blocked_range<std::size_t>(0, tiles, grain), BatchStats{},
-        [&](const tbb::blocked_range<std::size_t>& r, BatchStats stats) {
-          const std::size_t begin = r.begin() * kTile;
-          const std::size_t end = std::min(count_of(queries), r.end() * kTile);
-          return stats += run(queries, options, out, begin, end);
-        },
-        [](BatchStats a, const BatchStats& b) { return a += b; });
-  };
-  if (parallel.threads <= 0) return body();
-  tbb::task_arena arena(parallel.threads);
-  return arena.execute(body);
+  return linear::run_tiles_parallel(count_of(queries), parallel, [&](std::size_t begin, std::size_t end) {
+    return run(queries, options, out, begin, end);
+  });
 }
 
 }  // namespace

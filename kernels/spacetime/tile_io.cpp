@@ -1,14 +1,17 @@
 #include "simdccd/spacetime/tile_io.hpp"
 
 #include <array>
-#include <cmath>
 #include <cstdint>
 #include <limits>
 
+#include "linear/tile_gather.hpp"
 #include "simdccd/spacetime_oracle.hpp"
 
 namespace simdccd::spacetime {
 namespace {
+
+using linear::is_verdict;
+using linear::query_of;
 
 // Query positions `first`, `first + 1`, ... ordered by id, ties by position:
 // the stable insertion sort of spacetime_oracle.cpp.
@@ -37,16 +40,6 @@ void slots_of(QueryType type, const std::int64_t (&ids)[4], int (&slot)[4]) {
   }
 }
 
-Query query_of(const Tile& tile, std::size_t i) {
-  Query q;
-  for (int p = 0; p < 8; ++p) {
-    q.points[p] = {tile.coord[3 * p][i], tile.coord[3 * p + 1][i], tile.coord[3 * p + 2][i]};
-  }
-  return q;
-}
-
-bool is(double verdict, Verdict v) { return verdict == static_cast<double>(static_cast<int>(v)); }
-
 }  // namespace
 
 void load_tile(const IdentifiedQueries& queries, std::size_t begin, std::size_t count, Tile& tile) {
@@ -71,36 +64,15 @@ void load_tile(const IdentifiedQueries& queries, std::size_t begin, std::size_t 
 
 void load_tile(const IndexedQueries& queries, std::size_t begin, std::size_t count, Tile& tile) {
   tile.count = count;
-  const std::size_t vertices = std::min(queries.x0.size(), queries.x1.size());
-  const bool vf = queries.type == QueryType::vertex_face;
+  const std::size_t vertices = linear::vertex_count(queries);
   for (std::size_t i = 0; i < count; ++i) {
-    const auto [first, second] = queries.pairs[begin + i];
-    // The four vertex indices of the query, -1 where an index is out of range.
-    std::int64_t v[4] = {-1, -1, -1, -1};
-    if (vf) {
-      if (first >= 0 && static_cast<std::size_t>(first) < vertices) v[0] = first;
-      if (second >= 0 && static_cast<std::size_t>(second) < queries.faces.size()) {
-        for (int j = 0; j < 3; ++j) v[j + 1] = queries.faces[second][j];
-      }
-    } else {
-      for (int e = 0; e < 2; ++e) {
-        const std::int32_t edge = e == 0 ? first : second;
-        if (edge < 0 || static_cast<std::size_t>(edge) >= queries.edges.size()) continue;
-        v[2 * e] = queries.edges[edge][0];
-        v[2 * e + 1] = queries.edges[edge][1];
-      }
-    }
+    std::int64_t v[4];
+    linear::query_vertices(queries, begin + i, vertices, v);
     int slot[4];
     slots_of(queries.type, v, slot);
     for (int s = 0; s < 4; ++s) {
       tile.slot[s][i] = static_cast<std::uint8_t>(slot[s]);
-      const std::int64_t index = v[slot[s]];
-      const bool ok = index >= 0 && static_cast<std::size_t>(index) < vertices;
-      const Vec3 nan{NAN, NAN, NAN};
-      const Vec3& a = ok ? queries.x0[index] : nan;
-      const Vec3& b = ok ? queries.x1[index] : nan;
-      tile.coord[3 * s][i] = a.x, tile.coord[3 * s + 1][i] = a.y, tile.coord[3 * s + 2][i] = a.z;
-      tile.coord[3 * s + 12][i] = b.x, tile.coord[3 * s + 13][i] = b.y, tile.coord[3 * s + 14][i] = b.z;
+      linear::gather_point(queries, vertices, v[slot[s]], tile.coord, s, i);
     }
   }
 }
@@ -152,17 +124,17 @@ template <class Oracle>
 Answer answer_of(double verdict, double toi, double piece, Mode mode, bool wants_piece,
                  BatchStats& stats, Oracle oracle) {
   Answer a;
-  const bool hit = mode != Mode::oracle && is(verdict, Verdict::hit);
+  const bool hit = mode != Mode::oracle && is_verdict(verdict, Verdict::hit);
   const bool unsure_piece = wants_piece && hit && !(piece >= 0);
   if (mode == Mode::oracle ||
-      (mode == Mode::exact && (is(verdict, Verdict::uncertain) || unsure_piece))) {
+      (mode == Mode::exact && (is_verdict(verdict, Verdict::uncertain) || unsure_piece))) {
     const SpacetimeResult r = oracle();
     a.hit = r.hit, a.toi = r.toi_lo, a.status = r.status;
     if (r.hit) a.piece = r.piece;
     stats.uncertain += mode != Mode::oracle;
-  } else if (is(verdict, Verdict::invalid)) {
+  } else if (is_verdict(verdict, Verdict::invalid)) {
     a.status = Status::invalid_input;
-  } else if (is(verdict, Verdict::uncertain) || unsure_piece) {
+  } else if (is_verdict(verdict, Verdict::uncertain) || unsure_piece) {
     a.hit = true, a.toi = toi, a.status = Status::uncertain;
     ++stats.uncertain;
   } else if (hit) {

@@ -2,10 +2,10 @@
 // entry (dispatched, xsimd) that is not vector math.
 #pragma once
 
-#include <algorithm>
 #include <cstddef>
 
 #include "simdccd/linear/tile.hpp"
+#include "simdccd/linear/tile_loop.hpp"
 #include "simdccd/linear_ccd.hpp"
 
 namespace simdccd::linear {
@@ -30,15 +30,9 @@ BatchStats store_tile(const Tile& tile, QueryType type, Mode mode, const BatchRe
 template <class Queries>
 BatchStats run_tiles(const Queries& queries, const Options& options, const BatchResults& out,
                      std::size_t begin, std::size_t end, TileFunction decide) {
-  BatchStats stats;
-  Tile tile;
-  for (std::size_t first = begin; first < end; first += kTileSize) {
-    const std::size_t count = std::min(kTileSize, end - first);
-    load_tile(queries, first, count, tile);
-    if (options.mode != Mode::oracle) decide(tile, options.time_tolerance);
-    stats += store_tile(tile, queries.type, options.mode, out, first);
-  }
-  return stats;
+  return for_each_tile(queries, options, begin, end, decide, [&](const Tile& tile, std::size_t first) {
+    return store_tile(tile, queries.type, options.mode, out, first);
+  });
 }
 
 }  // namespace simdccd::linear

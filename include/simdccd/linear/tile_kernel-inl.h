@@ -37,20 +37,12 @@
 #include "simdccd/linear/cubic_roots-inl.h"
 #include "simdccd/linear/lanes.hpp"
 #include "simdccd/linear/tile.hpp"
+#include "simdccd/linear/tile_common-inl.h"
 #include "simdccd/query.hpp"
 
 namespace simdccd::linear::SIMDCCD_LINEAR_NAMESPACE {
 
 namespace detail {
-
-/// Repeats the last of `count` queries up to a whole number of vectors, so
-/// that every load is in bounds; returns the padded count.
-template <std::size_t kRows>
-std::size_t pad_to_vectors(double (&rows)[kRows][kTileSize], std::size_t count, std::size_t lanes) {
-  const std::size_t padded = (count + lanes - 1) / lanes * lanes;
-  for (auto& row : rows) std::fill(row + count, row + padded, row[count - 1]);
-  return padded;
-}
 
 template <class L, QueryType kType>
 typename L::M boxes_separated(const QueryLanes<L>& q) {
@@ -75,21 +67,6 @@ typename L::M boxes_separated(const QueryLanes<L>& q) {
   return separated;
 }
 
-template <class L>
-typename L::M valid_input(const QueryLanes<L>& q) {
-  typename L::M valid = L::le(L::set(0), L::set(1));
-  const typename L::V limit = L::set(kMaxCoordinate);
-  for (int k = 0; k < 24; ++k) {
-    valid = L::both(valid, L::le(L::abs(L::load(q.coord[k] + q.i)), limit));  // false for NaN
-  }
-  return valid;
-}
-
-template <class L>
-typename L::V verdict_value(Verdict v) {
-  return L::set(static_cast<double>(static_cast<int>(v)));
-}
-
 /// Stage 1 on queries [i, i + lanes).
 template <class L, QueryType kType>
 void screen(Tile& t, const double* const* coord, std::size_t i) {
@@ -104,7 +81,7 @@ void screen(Tile& t, const double* const* coord, std::size_t i) {
   const M no_root = L::either(
       L::both(L::both(positive(b0, e0), positive(b1, e1)), L::both(positive(b2, e2), positive(b3, e3))),
       L::both(L::both(negative(b0, e0), negative(b1, e1)), L::both(negative(b2, e2), negative(b3, e3))));
-  const M valid = valid_input<L>(q);
+  const M valid = valid_input<L, 24>(q.coord, q.i);
   // Separation over the whole step decides the bodies that move side by side
   // (rigidly or nearly), whose cubic is too small to certify.
   const M miss = L::either(L::either(boxes_separated<L, kType>(q), no_root),
@@ -281,10 +258,8 @@ void solve(const SolveView& view, std::size_t i, double tolerance) {
 template <class L, QueryType kType>
 void decide_tile(Tile& t, double tolerance) {
   const std::size_t lanes = L::lanes();
-  const double* coord[24];
-  for (int k = 0; k < 24; ++k) coord[k] = t.coord[k];
-  const std::size_t padded = detail::pad_to_vectors(t.coord, t.count, lanes);
-  for (std::size_t i = 0; i < padded; i += lanes) detail::screen<L, kType>(t, coord, i);
+  detail::for_each_vector<L>(t.coord, t.count,
+                             [&](const double* const* coord, std::size_t i) { detail::screen<L, kType>(t, coord, i); });
 
   const double candidate = static_cast<double>(static_cast<int>(Verdict::candidate));
   t.candidates = 0;

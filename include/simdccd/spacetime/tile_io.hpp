@@ -2,9 +2,9 @@
 // every space-time batch entry that is not vector math.
 #pragma once
 
-#include <algorithm>
 #include <cstddef>
 
+#include "simdccd/linear/tile_loop.hpp"
 #include "simdccd/spacetime/tile.hpp"
 #include "simdccd/spacetime_ccd.hpp"
 
@@ -44,15 +44,9 @@ inline QueryType type_of(const IndexedQueries& q) { return q.type; }
 template <class Queries, class Results>
 BatchStats run_tiles(const Queries& queries, const Options& options, const Results& out,
                      std::size_t begin, std::size_t end, TileFunction decide) {
-  BatchStats stats;
-  Tile tile;
-  for (std::size_t first = begin; first < end; first += kTileSize) {
-    const std::size_t count = std::min(kTileSize, end - first);
-    load_tile(queries, first, count, tile);
-    if (options.mode != Mode::oracle) decide(tile, options.time_tolerance);
-    stats += store_tile(tile, type_of(queries), options.mode, out, first);
-  }
-  return stats;
+  return linear::for_each_tile(queries, options, begin, end, decide, [&](const Tile& tile, std::size_t first) {
+    return store_tile(tile, type_of(queries), options.mode, out, first);
+  });
 }
 
 // The planar case.
@@ -73,15 +67,9 @@ template <class Results>
 BatchStats run_planar_tiles(const PlanarIdentifiedQueries& queries, const Options& options,
                             const Results& out, std::size_t begin, std::size_t end,
                             PlanarTileFunction decide) {
-  BatchStats stats;
-  PlanarTile tile;
-  for (std::size_t first = begin; first < end; first += kTileSize) {
-    const std::size_t count = std::min(kTileSize, end - first);
-    load_tile(queries, first, count, tile);
-    if (options.mode != Mode::oracle) decide(tile, options.time_tolerance);
-    stats += store_tile(tile, options.mode, SpacetimeResults{out}, first);
-  }
-  return stats;
+  return linear::for_each_tile(queries, options, begin, end, decide, [&](const PlanarTile& tile, std::size_t first) {
+    return store_tile(tile, options.mode, SpacetimeResults{out}, first);
+  });
 }
 
 }  // namespace simdccd::spacetime

@@ -1,0 +1,67 @@
+// What every tile kernel (linear/tile_kernel-inl.h, spacetime/tile_kernel-inl.h,
+// spacetime/planar_kernel-inl.h) does around its vector math, written once over
+// the lane type L (see lanes.hpp): padding a tile to whole vectors, the input
+// validity test and the verdict values.
+//
+// Defined in namespace simdccd::linear::SIMDCCD_LINEAR_NAMESPACE::detail:
+// `portable` by default, and once per Highway target in dispatch/linear_ccd.cc
+// and dispatch/spacetime_ccd.cc, which re-include this header (toggled by
+// HWY_TARGET_TOGGLE) inside each target's region, so that SVE vectors pass only
+// through functions compiled for SVE.
+#if defined(SIMDCCD_LINEAR_TILE_COMMON_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef SIMDCCD_LINEAR_TILE_COMMON_INL_H_
+#undef SIMDCCD_LINEAR_TILE_COMMON_INL_H_
+#else
+#define SIMDCCD_LINEAR_TILE_COMMON_INL_H_
+#endif
+
+#include <algorithm>
+#include <cstddef>
+
+#include "simdccd/linear/error_bounds.hpp"
+#include "simdccd/linear/lanes.hpp"
+#include "simdccd/linear/tile.hpp"
+
+namespace simdccd::linear::SIMDCCD_LINEAR_NAMESPACE::detail {
+
+/// Repeats the last of `count` queries up to a whole number of vectors, so
+/// that every load is in bounds; returns the padded count.
+template <std::size_t kRows>
+std::size_t pad_to_vectors(double (&rows)[kRows][kTileSize], std::size_t count, std::size_t lanes) {
+  const std::size_t padded = (count + lanes - 1) / lanes * lanes;
+  for (auto& row : rows) std::fill(row + count, row + padded, row[count - 1]);
+  return padded;
+}
+
+/// Pads the first `count` queries of `rows` to whole vectors, then calls
+/// `decide(coord, i)` for each vector's first query i, `coord[k]` pointing to
+/// rows[k].
+template <class L, std::size_t kRows, class Decide>
+void for_each_vector(double (&rows)[kRows][kTileSize], std::size_t count, Decide decide) {
+  const std::size_t lanes = L::lanes();
+  const double* coord[kRows];
+  for (std::size_t k = 0; k < kRows; ++k) coord[k] = rows[k];
+  const std::size_t padded = pad_to_vectors(rows, count, lanes);
+  for (std::size_t i = 0; i < padded; i += lanes) decide(static_cast<const double* const*>(coord), i);
+}
+
+/// The lanes whose kCoords coordinates (rows coord[0..kCoords), from query i
+/// on) all lie in the valid input domain (finite, |x| <= kMaxCoordinate).
+template <class L, int kCoords>
+typename L::M valid_input(const double* const* coord, std::size_t i) {
+  typename L::M valid = L::le(L::set(0), L::set(1));
+  const typename L::V limit = L::set(kMaxCoordinate);
+  for (int k = 0; k < kCoords; ++k) {
+    valid = L::both(valid, L::le(L::abs(L::load(coord[k] + i)), limit));  // false for NaN
+  }
+  return valid;
+}
+
+template <class L>
+typename L::V verdict_value(Verdict v) {
+  return L::set(static_cast<double>(static_cast<int>(v)));
+}
+
+}  // namespace simdccd::linear::SIMDCCD_LINEAR_NAMESPACE::detail
+
+#endif  // SIMDCCD_LINEAR_TILE_COMMON_INL_H_

@@ -1,0 +1,31 @@
+// The loop over tiles that every batch entry of both models shares (the
+// run_tiles of linear/tile_io.hpp and spacetime/tile_io.hpp).
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+
+#include "simdccd/linear/tile.hpp"
+#include "simdccd/linear_ccd.hpp"
+
+namespace simdccd::linear {
+
+/// Loads queries [begin, end) tile by tile (`load_tile(queries, first, count,
+/// tile)`, found by argument-dependent lookup), decides each tile with
+/// `decide` unless the mode is oracle, and writes its answers with
+/// `store(tile, first)`, which returns the tile's BatchStats.
+template <class TileT, class Queries, class Store>
+BatchStats for_each_tile(const Queries& queries, const Options& options, std::size_t begin, std::size_t end,
+                         void (*decide)(TileT& tile, double tolerance), Store store) {
+  BatchStats stats;
+  TileT tile;
+  for (std::size_t first = begin; first < end; first += kTileSize) {
+    const std::size_t count = std::min(kTileSize, end - first);
+    load_tile(queries, first, count, tile);
+    if (options.mode != Mode::oracle) decide(tile, options.time_tolerance);
+    stats += store(static_cast<const TileT&>(tile), first);
+  }
+  return stats;
+}
+
+}  // namespace simdccd::linear
