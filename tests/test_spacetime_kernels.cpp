@@ -13,6 +13,8 @@
 // random queries, hand-made degenerate queries (those of
 // test_spacetime_oracle.cpp, moved and scaled, under every id order) and
 // small-integer-grid queries with tied ids.
+// SIMDCCD_TEST_SCALE (a factor, default 1) scales the workloads: the aarch64
+// runs under QEMU (.ci/aarch64) use a small one.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -21,6 +23,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <random>
 #include <string>
@@ -38,6 +41,17 @@ namespace {
 constexpr double kTolerance = 1e-9;
 constexpr QueryType VF = QueryType::vertex_face;
 constexpr QueryType EE = QueryType::edge_edge;
+
+double test_scale() {
+  const char* s = std::getenv("SIMDCCD_TEST_SCALE");
+  const double f = s != nullptr ? std::atof(s) : 1.0;
+  return f > 0 ? f : 1.0;
+}
+
+/// A workload size scaled by SIMDCCD_TEST_SCALE (at least two tiles).
+std::size_t scaled(std::size_t n) {
+  return std::max<std::size_t>(128, static_cast<std::size_t>(static_cast<double>(n) * test_scale()));
+}
 
 struct Workload {
   QueryType type;
@@ -460,6 +474,18 @@ Workload degenerate_workload(QueryType type) {
   for (const Query& c : cases) {
     for (double s : scales) {
       for (const Vec3& d : shifts) {
+        // Scaled down: a sample of the id sets, larger for the first scale and shift.
+        if (test_scale() < 1) {
+          const std::size_t step = s == scales[0] && &d == &shifts[0] ? 9 : 27;
+          for (std::size_t k = 0; k < id_sets.size(); k += step) {
+            Query q;
+            for (int p = 0; p < 8; ++p) {
+              q.points[p] = {c.points[p].x * s + d.x, c.points[p].y * s + d.y, c.points[p].z * s + d.z};
+            }
+            w.add(q, id_sets[(k + w.queries.size()) % id_sets.size()]);
+          }
+          continue;
+        }
         Query q;
         for (int p = 0; p < 8; ++p) {
           q.points[p] = {c.points[p].x * s + d.x, c.points[p].y * s + d.y, c.points[p].z * s + d.z};
@@ -472,13 +498,13 @@ Workload degenerate_workload(QueryType type) {
 }
 
 TEST_CASE("spacetime kernels: random queries in [0,1]") {
-  check_workload("random VF", random_workload(VF, 20000, 1, 1));
-  check_workload("random EE", random_workload(EE, 20000, 1, 2));
+  check_workload("random VF", random_workload(VF, scaled(20000), 1, 1));
+  check_workload("random EE", random_workload(EE, scaled(20000), 1, 2));
 }
 
 TEST_CASE("spacetime kernels: small-motion random queries") {
-  check_workload("small-motion VF", random_workload(VF, 10000, 0.05, 3));
-  check_workload("small-motion EE", random_workload(EE, 10000, 0.05, 4));
+  check_workload("small-motion VF", random_workload(VF, scaled(10000), 0.05, 3));
+  check_workload("small-motion EE", random_workload(EE, scaled(10000), 0.05, 4));
 }
 
 TEST_CASE("spacetime kernels: hand-made degenerate queries") {
@@ -487,10 +513,10 @@ TEST_CASE("spacetime kernels: hand-made degenerate queries") {
 }
 
 TEST_CASE("spacetime kernels: small-integer grid queries") {
-  check_workload("grid-3 VF", grid_workload(VF, 5000, 3, 5));
-  check_workload("grid-3 EE", grid_workload(EE, 5000, 3, 6));
-  check_workload("grid-2 VF", grid_workload(VF, 3000, 2, 7));
-  check_workload("grid-2 EE", grid_workload(EE, 3000, 2, 8));
+  check_workload("grid-3 VF", grid_workload(VF, scaled(5000), 3, 5));
+  check_workload("grid-3 EE", grid_workload(EE, scaled(5000), 3, 6));
+  check_workload("grid-2 VF", grid_workload(VF, scaled(3000), 2, 7));
+  check_workload("grid-2 EE", grid_workload(EE, scaled(3000), 2, 8));
 }
 
 TEST_CASE("spacetime kernels: invalid input") {
@@ -563,7 +589,7 @@ TEST_CASE("spacetime kernels: indexed queries, parallel entries") {
   for (auto& e : edges) e = {vertex(rng), vertex(rng)};
   std::uniform_int_distribution<std::int32_t> element(0, 299);
   for (QueryType type : {VF, EE}) {
-    std::vector<std::array<std::int32_t, 2>> pairs(5000);
+    std::vector<std::array<std::int32_t, 2>> pairs(std::max<std::size_t>(512, scaled(5000)));
     for (auto& p : pairs) p = {type == VF ? vertex(rng) : element(rng), element(rng)};
     pairs[17] = {type == VF ? 200 : 300, 0};  // out of range
     IndexedQueries indexed{type, x0, x1, faces, edges, pairs};
