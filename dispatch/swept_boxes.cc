@@ -21,20 +21,23 @@ namespace hn = hwy::HWY_NAMESPACE;
 template <class D>
 HWY_INLINE void VertexBoxesAt(D d, const double* x0, const double* x1, double margin,
                               std::size_t i, Boxes& out) {
-  hn::Vec<D> a[3], b[3];
-  hn::LoadInterleaved3(d, x0 + 3 * i, a[0], a[1], a[2]);
-  hn::LoadInterleaved3(d, x1 + 3 * i, b[0], b[1], b[2]);
+  hn::Vec<D> a0, a1, a2, b0, b1, b2;  // no arrays: SVE vectors are sizeless
+  hn::LoadInterleaved3(d, x0 + 3 * i, a0, a1, a2);
+  hn::LoadInterleaved3(d, x1 + 3 * i, b0, b1, b2);
   const auto m = hn::Set(d, margin);
   // A vertex with a non-finite coordinate gets the whole space as its box, so
   // its pairs reach the narrow phase and are reported invalid, never dropped.
-  auto finite = hn::IsFinite(a[0]);
-  for (int k = 0; k < 3; ++k) finite = hn::And(finite, hn::And(hn::IsFinite(a[k]), hn::IsFinite(b[k])));
+  auto finite = hn::And(hn::And(hn::IsFinite(a0), hn::IsFinite(a1)), hn::IsFinite(a2));
+  finite = hn::And(finite, hn::And(hn::And(hn::IsFinite(b0), hn::IsFinite(b1)), hn::IsFinite(b2)));
   const auto inf = hn::Inf(d);
-  for (int k = 0; k < 3; ++k) {
-    const auto lo = hn::Sub(hn::Min(a[k], b[k]), m), hi = hn::Add(hn::Max(a[k], b[k]), m);
+  const auto axis = [&](int k, auto a, auto b) {
+    const auto lo = hn::Sub(hn::Min(a, b), m), hi = hn::Add(hn::Max(a, b), m);
     hn::StoreU(hn::IfThenElse(finite, lo, hn::Neg(inf)), d, out.lo[k].data() + i);
     hn::StoreU(hn::IfThenElse(finite, hi, inf), d, out.hi[k].data() + i);
-  }
+  };
+  axis(0, a0, b0);
+  axis(1, a1, b1);
+  axis(2, a2, b2);
 }
 
 // Elements [i, i + Lanes(d)) of `Corners` vertices each: the hull of their vertex boxes.
@@ -43,24 +46,21 @@ HWY_INLINE void ElementBoxesAt(D d, const std::int32_t* indices, const Boxes& v,
                                Boxes& out) {
   const hn::Rebind<std::int32_t, D> d32;
   const hn::Rebind<std::int64_t, D> d64;
-  hn::Vec<decltype(d64)> corner[Corners];
+  hn::Vec<decltype(d64)> k0, k1, k2;  // an edge repeats its last corner
   if constexpr (Corners == 2) {
     hn::Vec<decltype(d32)> c0, c1;
     hn::LoadInterleaved2(d32, indices + 2 * i, c0, c1);
-    corner[0] = hn::PromoteTo(d64, c0), corner[1] = hn::PromoteTo(d64, c1);
+    k0 = hn::PromoteTo(d64, c0), k1 = hn::PromoteTo(d64, c1), k2 = k1;
   } else {
     hn::Vec<decltype(d32)> c0, c1, c2;
     hn::LoadInterleaved3(d32, indices + 3 * i, c0, c1, c2);
-    corner[0] = hn::PromoteTo(d64, c0), corner[1] = hn::PromoteTo(d64, c1);
-    corner[2] = hn::PromoteTo(d64, c2);
+    k0 = hn::PromoteTo(d64, c0), k1 = hn::PromoteTo(d64, c1), k2 = hn::PromoteTo(d64, c2);
   }
   for (int k = 0; k < 3; ++k) {
-    auto lo = hn::GatherIndex(d, v.lo[k].data(), corner[0]);
-    auto hi = hn::GatherIndex(d, v.hi[k].data(), corner[0]);
-    for (int c = 1; c < Corners; ++c) {
-      lo = hn::Min(lo, hn::GatherIndex(d, v.lo[k].data(), corner[c]));
-      hi = hn::Max(hi, hn::GatherIndex(d, v.hi[k].data(), corner[c]));
-    }
+    auto lo = hn::Min(hn::GatherIndex(d, v.lo[k].data(), k0), hn::GatherIndex(d, v.lo[k].data(), k1));
+    auto hi = hn::Max(hn::GatherIndex(d, v.hi[k].data(), k0), hn::GatherIndex(d, v.hi[k].data(), k1));
+    lo = hn::Min(lo, hn::GatherIndex(d, v.lo[k].data(), k2));
+    hi = hn::Max(hi, hn::GatherIndex(d, v.hi[k].data(), k2));
     hn::StoreU(lo, d, out.lo[k].data() + i);
     hn::StoreU(hi, d, out.hi[k].data() + i);
   }
