@@ -10,6 +10,7 @@
 
 #include "scenes.hpp"
 #include "simdccd/broad_phase.hpp"
+#include "test_scale.hpp"
 
 namespace simdccd {
 namespace {
@@ -129,9 +130,7 @@ TEST_CASE("broad.sort-and-sweep equals brute force on random meshes") {
   // SIMDCCD_TEST_SCALE < 1 (QEMU, .ci/aarch64) runs fewer seeds: at least
   // seeds 1-4, one of each flat axis (the large meshes, seeds 5, 10, ..., from
   // a scale of 1/8 up).
-  const char* scale_env = std::getenv("SIMDCCD_TEST_SCALE");
-  const double scale = scale_env != nullptr && std::atof(scale_env) > 0 ? std::atof(scale_env) : 1.0;
-  const std::uint64_t seeds = std::max<std::uint64_t>(4, static_cast<std::uint64_t>(40 * std::min(scale, 1.0)));
+  const std::uint64_t seeds = std::min<std::size_t>(40, test::scaled(40, 4));
   for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
     CAPTURE(seed);
     // Flat meshes (a plane on each axis) as well as 3D ones; sizes beyond one chunk.

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "hard_queries.hpp"
+#include "test_scale.hpp"
 #include "simdccd/linear_ccd.hpp"
 #include "simdccd/targets.hpp"
 #include "simdccd/xsimd.hpp"
@@ -38,11 +39,7 @@ using test::Answer;
 using test::HardClass;
 using test::HardQuery;
 
-double test_scale() {
-  const char* s = std::getenv("SIMDCCD_TEST_SCALE");
-  const double f = s != nullptr ? std::atof(s) : 1.0;
-  return f > 0 ? f : 1.0;
-}
+using test::test_scale;
 
 /// Queries of a class; how many of the first ones the oracle checks, and how
 /// many of the first ones exact mode decides (its uncertain queries cost an

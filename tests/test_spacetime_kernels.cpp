@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "simdccd/spacetime_ccd.hpp"
+#include "test_scale.hpp"
 #include "simdccd/spacetime_oracle.hpp"
 #include "simdccd/targets.hpp"
 #include "simdccd/xsimd.hpp"
@@ -42,16 +43,8 @@ constexpr double kTolerance = 1e-9;
 constexpr QueryType VF = QueryType::vertex_face;
 constexpr QueryType EE = QueryType::edge_edge;
 
-double test_scale() {
-  const char* s = std::getenv("SIMDCCD_TEST_SCALE");
-  const double f = s != nullptr ? std::atof(s) : 1.0;
-  return f > 0 ? f : 1.0;
-}
-
-/// A workload size scaled by SIMDCCD_TEST_SCALE (at least two tiles).
-std::size_t scaled(std::size_t n) {
-  return std::max<std::size_t>(128, static_cast<std::size_t>(static_cast<double>(n) * test_scale()));
-}
+using test::scaled;
+using test::test_scale;
 
 struct Workload {
   QueryType type;

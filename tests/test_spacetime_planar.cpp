@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "simdccd/spacetime_ccd.hpp"
+#include "test_scale.hpp"
 #include "simdccd/spacetime_oracle.hpp"
 #include "simdccd/targets.hpp"
 #include "simdccd/xsimd.hpp"
@@ -346,13 +347,13 @@ PlanarWorkload degenerate_workload() {
 }
 
 TEST_CASE("spacetime planar kernel: random queries") {
-  check_workload("planar random", random_workload(20000, 1, 21));
-  check_workload("planar small-motion", random_workload(20000, 0.05, 22));
+  check_workload("planar random", random_workload(test::scaled(20000), 1, 21));
+  check_workload("planar small-motion", random_workload(test::scaled(20000), 0.05, 22));
 }
 
 TEST_CASE("spacetime planar kernel: small-integer grid queries") {
-  check_workload("planar grid-3", grid_workload(20000, 3, 23));
-  check_workload("planar grid-2", grid_workload(5000, 2, 24));
+  check_workload("planar grid-3", grid_workload(test::scaled(20000), 3, 23));
+  check_workload("planar grid-2", grid_workload(test::scaled(5000), 2, 24));
 }
 
 TEST_CASE("spacetime planar kernel: hand-made degenerate queries") {
