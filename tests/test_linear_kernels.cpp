@@ -27,17 +27,22 @@
 #include <thread>
 #include <vector>
 
+#include "implementations.hpp"
 #include "simdccd/exact_oracle.hpp"
 #include "simdccd/io/query_csv.hpp"
 #include "simdccd/linear_ccd.hpp"
 #include "simdccd/targets.hpp"
 #include "simdccd/xsimd.hpp"
+#include "soa_columns.hpp"
 #include "test_data.hpp"
 
 namespace simdccd {
 namespace {
 
 namespace fs = std::filesystem;
+using test::report_first;
+using test::RestoreAuto;
+using test::same_bits;
 
 constexpr double kTolerance = 1e-9;
 
@@ -48,17 +53,10 @@ struct Soa {
 
   Soa(QueryType type, const std::vector<Query>& queries) {
     const std::size_t n = queries.size();
-    storage.resize(24 * n + 1);
     view.type = type;
     view.count = n;
-    for (int k = 0; k < 24; ++k) {
-      double* column = storage.data() + 1 + k * n;
-      view.coord[k] = column;
-      for (std::size_t i = 0; i < n; ++i) {
-        const Vec3& p = queries[i].points[k / 3];
-        column[i] = k % 3 == 0 ? p.x : k % 3 == 1 ? p.y : p.z;
-      }
-    }
+    test::fill_columns(storage, view.coord, n, n, 1,  // unaligned
+                       [&](std::size_t k, std::size_t i) { return test::coordinate(queries[i].points[k / 3], k % 3); });
   }
   Soa(const Soa&) = delete;
 };
@@ -87,10 +85,6 @@ std::vector<Implementation> implementations_under_test() {
 }
 
 /// Restores the automatic choice when a test case ends, however it ends.
-struct RestoreAuto {
-  ~RestoreAuto() { set_implementation("auto"); }
-};
-
 Answers run(const Implementation& impl, const Soa& soa, Mode mode) {
   Answers a(soa.view.count);
   const Options options{mode, kTolerance};
@@ -125,20 +119,12 @@ std::vector<Result> oracle_answers(QueryType type, const std::vector<Query>& que
   return results;
 }
 
-bool same_bits(double a, double b) {
-  return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
-}
-
 /// Counts of disagreements; all must be zero.
 struct Findings {
   std::uint64_t false_negatives = 0, false_positives = 0, toi_out_of_bounds = 0, status_wrong = 0;
   std::uint64_t not_identical = 0;  ///< differs from the reference implementation
   std::uint64_t hits = 0, uncertain = 0;
 };
-
-void report_first(std::uint64_t& counter, const std::string& what, std::size_t i) {
-  if (counter++ < 5) MESSAGE(what, " at query ", i);
-}
 
 /// Checks one implementation's answers in `mode` against the oracle and the
 /// reference implementation's answers (nullptr for the reference itself).
@@ -150,9 +136,7 @@ Findings judge(const Answers& a, Mode mode, const std::vector<Result>& oracle,
     const bool hit = a.hit[i] != 0;
     REQUIRE(a.hit[i] <= 1);
     f.hits += hit;
-    if (reference != nullptr &&
-        (reference->hit[i] != a.hit[i] || !same_bits(reference->toi[i], a.toi[i]) ||
-         reference->status[i] != a.status[i])) {
+    if (reference != nullptr && !test::same_answer(*reference, a, i)) {
       report_first(f.not_identical, "differs from the reference", i);
     }
     if (o.status == Status::invalid_input) {
@@ -186,13 +170,8 @@ Findings judge(const Answers& a, Mode mode, const std::vector<Result>& oracle,
       }
       // Same kernel decisions as exact mode: certified answers agree, and the
       // uncertain ones are exactly those exact mode sent to the oracle.
-      if (exact_of_same != nullptr) {
-        const bool fallback = exact_of_same->status[i] == Status::exact;
-        if (fallback != (a.status[i] == Status::uncertain) ||
-            (!fallback && (exact_of_same->hit[i] != a.hit[i] ||
-                           !same_bits(exact_of_same->toi[i], a.toi[i])))) {
-          report_first(f.status_wrong, "conservative and exact modes disagree", i);
-        }
+      if (exact_of_same != nullptr && !test::follows_exact_mode(a, *exact_of_same, i)) {
+        report_first(f.status_wrong, "conservative and exact modes disagree", i);
       }
     }
   }

@@ -30,7 +30,9 @@
 #include <thread>
 #include <vector>
 
+#include "implementations.hpp"
 #include "simdccd/spacetime_ccd.hpp"
+#include "soa_columns.hpp"
 #include "test_scale.hpp"
 #include "simdccd/spacetime_oracle.hpp"
 #include "simdccd/targets.hpp"
@@ -43,47 +45,21 @@ constexpr double kTolerance = 1e-9;
 constexpr QueryType VF = QueryType::vertex_face;
 constexpr QueryType EE = QueryType::edge_edge;
 
+using test::implementations_under_test;
+using test::report_first;
+using test::RestoreAuto;
+using test::same_bits;
 using test::scaled;
 using test::test_scale;
 
-struct Workload {
+struct Workload : test::IdWorkload<Query, SpacetimeIds> {
   QueryType type;
-  std::vector<Query> queries;
-  std::vector<SpacetimeIds> ids;
-  void add(const Query& q, const SpacetimeIds& i) {
-    queries.push_back(q);
-    ids.push_back(i);
-  }
+  explicit Workload(QueryType t) : type(t) {}
 };
 
 /// Queries as structure of arrays (unaligned, no padding), with id arrays.
-struct Soa {
-  std::vector<double> storage;
-  std::vector<std::int64_t> id_storage;
-  SoaQueries view;
-  SpacetimeIdArrays ids;
-
-  explicit Soa(const Workload& w) {
-    const std::size_t n = w.queries.size();
-    storage.resize(24 * n + 1);
-    id_storage.resize(4 * n);
-    view.type = w.type;
-    view.count = n;
-    for (int k = 0; k < 24; ++k) {
-      double* column = storage.data() + 1 + k * n;
-      view.coord[k] = column;
-      for (std::size_t i = 0; i < n; ++i) {
-        const Vec3& p = w.queries[i].points[k / 3];
-        column[i] = k % 3 == 0 ? p.x : k % 3 == 1 ? p.y : p.z;
-      }
-    }
-    for (int p = 0; p < 4; ++p) {
-      std::int64_t* column = id_storage.data() + p * n;
-      ids.id[p] = column;
-      for (std::size_t i = 0; i < n; ++i) column[i] = w.ids[i].id[p];
-    }
-  }
-  Soa(const Soa&) = delete;
+struct Soa : test::SoaWithIds<SoaQueries, SpacetimeIdArrays> {
+  explicit Soa(const Workload& w) : SoaWithIds(w) { view.type = w.type; }
 };
 
 struct Answers {
@@ -105,17 +81,6 @@ struct Answers {
     return r;
   }
 };
-
-struct RestoreAuto {
-  ~RestoreAuto() { set_implementation("auto"); }
-};
-
-/// The runnable implementations, then the xsimd entry (default arch).
-std::vector<std::string> implementations_under_test() {
-  std::vector<std::string> all = runnable_implementations();
-  all.push_back("xsimd");
-  return all;
-}
 
 /// With `contact`, through the SpacetimeResults entries (piece and normal too).
 Answers run(const std::string& impl, const Soa& soa, Mode mode, bool contact = false) {
@@ -149,18 +114,10 @@ std::vector<SpacetimeResult> oracle_answers(const Workload& w) {
   return results;
 }
 
-bool same_bits(double a, double b) {
-  return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
-}
-
 struct Findings {
   std::uint64_t false_negatives = 0, toi_wrong = 0, status_wrong = 0, not_identical = 0;
   std::uint64_t hits = 0, uncertain = 0, false_positives = 0;
 };
-
-void report_first(std::uint64_t& counter, const std::string& what, std::size_t i) {
-  if (counter++ < 5) MESSAGE(what, " at query ", i);
-}
 
 Findings judge(const Answers& a, Mode mode, const std::vector<SpacetimeResult>& oracle,
                const Answers* reference, const Answers* exact_of_same) {
@@ -171,9 +128,7 @@ Findings judge(const Answers& a, Mode mode, const std::vector<SpacetimeResult>& 
     const bool hit = a.hit[i] != 0;
     REQUIRE(a.hit[i] <= 1);
     f.hits += hit;
-    if (reference != nullptr &&
-        (reference->hit[i] != a.hit[i] || !same_bits(reference->toi[i], a.toi[i]) ||
-         reference->status[i] != a.status[i])) {
+    if (reference != nullptr && !test::same_answer(*reference, a, i)) {
       report_first(f.not_identical, "differs from the reference", i);
     }
     if (o.status == Status::invalid_input) {
@@ -207,13 +162,8 @@ Findings judge(const Answers& a, Mode mode, const std::vector<SpacetimeResult>& 
       if (hit && o.hit && a.status[i] == Status::certified && !(o.toi_lo - kTolerance <= a.toi[i])) {
         report_first(f.toi_wrong, "certified toi too early", i);
       }
-      if (exact_of_same != nullptr) {
-        const bool fallback = exact_of_same->status[i] == Status::exact;
-        if (fallback != (a.status[i] == Status::uncertain) ||
-            (!fallback && (exact_of_same->hit[i] != a.hit[i] ||
-                           !same_bits(exact_of_same->toi[i], a.toi[i])))) {
-          report_first(f.status_wrong, "conservative and exact modes disagree", i);
-        }
+      if (exact_of_same != nullptr && !test::follows_exact_mode(a, *exact_of_same, i)) {
+        report_first(f.status_wrong, "conservative and exact modes disagree", i);
       }
     }
   }
@@ -359,7 +309,7 @@ SpacetimeIds random_ids(std::mt19937_64& rng, int range) {
 Workload random_workload(QueryType type, std::size_t n, double motion, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> u(0, 1), m(-motion, motion);
-  Workload w{type, {}, {}};
+  Workload w(type);
   for (std::size_t i = 0; i < n; ++i) {
     Query q;
     for (int p = 0; p < 4; ++p) {
@@ -375,7 +325,7 @@ Workload random_workload(QueryType type, std::size_t n, double motion, std::uint
 Workload grid_workload(QueryType type, std::size_t n, int size, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<int> g(0, size - 1);
-  Workload w{type, {}, {}};
+  Workload w(type);
   for (std::size_t i = 0; i < n; ++i) {
     Query q;
     for (int p = 0; p < 8; ++p) q.points[p] = {double(g(rng)), double(g(rng)), double(g(rng))};
@@ -454,7 +404,7 @@ std::vector<Query> hand_made(QueryType type) {
 }
 
 Workload degenerate_workload(QueryType type) {
-  Workload w{type, {}, {}};
+  Workload w(type);
   const std::vector<Query> cases = hand_made(type);
   // Every id order (with ties) of the four points, moved and scaled.
   std::vector<SpacetimeIds> id_sets;
@@ -586,7 +536,7 @@ TEST_CASE("spacetime kernels: indexed queries, parallel entries") {
     for (auto& p : pairs) p = {type == VF ? vertex(rng) : element(rng), element(rng)};
     pairs[17] = {type == VF ? 200 : 300, 0};  // out of range
     IndexedQueries indexed{type, x0, x1, faces, edges, pairs};
-    Workload w{type, {}, {}};
+    Workload w(type);
     for (const auto& [first, second] : pairs) {
       std::array<std::int32_t, 4> v{};
       if (type == VF) {

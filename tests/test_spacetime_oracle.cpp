@@ -40,14 +40,19 @@ Q q(long n, long d = 1) {
 
 RationalVec3 R(const Q& x, const Q& y, const Q& z) { return RationalVec3{x, y, z}; }
 
-/// Four points at t=0, then the same four at t=1 (query order).
-RationalQuery rq(std::array<RationalVec3, 4> t0, std::array<RationalVec3, 4> t1) {
-  RationalQuery r;
-  for (int i = 0; i < 4; ++i) {
+/// The points at t=0, then the same points at t=1 (query order).
+template <class RQuery, class Point, std::size_t N>
+RQuery at_both_times(const std::array<Point, N>& t0, const std::array<Point, N>& t1) {
+  RQuery r;
+  for (std::size_t i = 0; i < N; ++i) {
     r.points[i] = t0[i];
-    r.points[i + 4] = t1[i];
+    r.points[i + N] = t1[i];
   }
   return r;
+}
+
+RationalQuery rq(std::array<RationalVec3, 4> t0, std::array<RationalVec3, 4> t1) {
+  return at_both_times<RationalQuery>(t0, t1);
 }
 
 /// VF against the static standard triangle T.
@@ -57,12 +62,7 @@ RationalQuery vfT(RationalVec3 v0, RationalVec3 v1) {
 }
 
 PlanarRationalQuery pq(std::array<RationalVec2, 3> t0, std::array<RationalVec2, 3> t1) {
-  PlanarRationalQuery r;
-  for (int i = 0; i < 3; ++i) {
-    r.points[i] = t0[i];
-    r.points[i + 3] = t1[i];
-  }
-  return r;
+  return at_both_times<PlanarRationalQuery>(t0, t1);
 }
 
 RationalVec2 R2(const Q& x, const Q& y) { return RationalVec2{x, y}; }

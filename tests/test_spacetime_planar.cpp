@@ -25,7 +25,9 @@
 #include <string>
 #include <vector>
 
+#include "implementations.hpp"
 #include "simdccd/spacetime_ccd.hpp"
+#include "soa_columns.hpp"
 #include "test_scale.hpp"
 #include "simdccd/spacetime_oracle.hpp"
 #include "simdccd/targets.hpp"
@@ -34,44 +36,16 @@
 namespace simdccd {
 namespace {
 
+using test::implementations_under_test;
+using test::report_first;
+using test::RestoreAuto;
+using test::same_bits;
+
 constexpr double kTolerance = 1e-9;
 constexpr double kNever = std::numeric_limits<double>::infinity();
 
-struct PlanarWorkload {
-  std::vector<PlanarQuery> queries;
-  std::vector<PlanarSpacetimeIds> ids;
-  void add(const PlanarQuery& q, const PlanarSpacetimeIds& i) {
-    queries.push_back(q);
-    ids.push_back(i);
-  }
-};
-
-struct PlanarSoa {
-  std::vector<double> storage;
-  std::vector<std::int64_t> id_storage;
-  PlanarSoaQueries view;
-  PlanarIdArrays ids;
-  explicit PlanarSoa(const PlanarWorkload& w) {
-    const std::size_t n = w.queries.size();
-    storage.resize(12 * n + 1);
-    id_storage.resize(3 * n);
-    view.count = n;
-    for (int k = 0; k < 12; ++k) {
-      double* column = storage.data() + 1 + k * n;  // unaligned
-      view.coord[k] = column;
-      for (std::size_t i = 0; i < n; ++i) {
-        const Vec2& p = w.queries[i].points[k / 2];
-        column[i] = k % 2 == 0 ? p.x : p.y;
-      }
-    }
-    for (int p = 0; p < 3; ++p) {
-      std::int64_t* column = id_storage.data() + p * n;
-      ids.id[p] = column;
-      for (std::size_t i = 0; i < n; ++i) column[i] = w.ids[i].id[p];
-    }
-  }
-  PlanarSoa(const PlanarSoa&) = delete;
-};
+using PlanarWorkload = test::IdWorkload<PlanarQuery, PlanarSpacetimeIds>;
+using PlanarSoa = test::SoaWithIds<PlanarSoaQueries, PlanarIdArrays>;
 
 struct Answers {
   std::vector<std::uint8_t> hit, piece;
@@ -86,12 +60,6 @@ struct Answers {
     return r;
   }
 };
-
-struct RestoreAuto {
-  ~RestoreAuto() { set_implementation("auto"); }
-};
-
-bool same_bits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
 
 Answers run(const std::string& impl, const PlanarSoa& soa, Mode mode, bool contact) {
   Answers a(soa.view.count);
@@ -123,10 +91,6 @@ struct Findings {
   std::uint64_t wrong = 0, hits = 0, uncertain = 0, false_positives = 0, extra_fallbacks = 0;
   std::uint64_t pieces_seen = 0;
 };
-
-void report_first(std::uint64_t& counter, const char* what, std::size_t i) {
-  if (counter++ < 5) MESSAGE(what, " at query ", i);
-}
 
 /// `a` (with contact outputs when `contact`) against the oracle; `plain`: the
 /// same run without contact outputs (only contact runs).
@@ -185,12 +149,6 @@ Findings judge(const Answers& a, Mode mode, bool contact, const PlanarWorkload& 
     }
   }
   return f;
-}
-
-std::vector<std::string> implementations_under_test() {
-  std::vector<std::string> all = runnable_implementations();
-  all.push_back("xsimd");
-  return all;
 }
 
 void check_workload(const std::string& name, const PlanarWorkload& w) {
