@@ -33,7 +33,7 @@ void Progress::print(bool final) {
   const double rate = seconds > 0 ? static_cast<double>(done_) / seconds : 0;
   std::string line = stage_.empty() ? std::string() : stage_ + ": ";
   line += std::to_string(done_);
-  if (total_ != 0) line += "/" + std::to_string(total_);
+  if (total_ != 0) line += "/", line += std::to_string(total_);  // not "/" + s: GCC 12 -Wrestrict
   char tail[96];
   std::snprintf(tail, sizeof tail, " queries, %.0f queries/s, %.1f s%s", rate, seconds,
                 final ? ", done" : "");
