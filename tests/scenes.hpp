@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -48,10 +49,9 @@ inline std::vector<ListedPair> listed_pairs(const Scene& scene, const Mesh& mesh
   const ElementIds e(mesh);
   std::vector<ListedPair> out;
   for (std::size_t k = 0; k < ids.size() && k < truth.size(); ++k) {
-    const auto [x, y] = ids[k];
-    const std::int64_t a = vf ? x : std::min(x, y) - e.edge(0);
-    const std::int64_t b = vf ? y - e.face(0) : std::max(x, y) - e.edge(0);
-    out.push_back({{std::int32_t(a), std::int32_t(b)}, truth[k] != 0});
+    const auto pair = e.mesh_pair(vf ? QueryType::vertex_face : QueryType::edge_edge, ids[k][0], ids[k][1]);
+    if (!pair) throw std::runtime_error(scene.boxes(type).string() + ": a pair not of this mesh");
+    out.push_back({*pair, truth[k] != 0});
   }
   return out;
 }

@@ -19,6 +19,21 @@ TEST_CASE("mesh.edges are unique, a < b, sorted by (b, a)") {
   CHECK(extract_edges({}).empty());
 }
 
+TEST_CASE("mesh.data set ids map to mesh pairs, and only those of the mesh") {
+  // 4 vertices, 5 edges, 2 faces: vertex ids 0-3, edge ids 4-8, face ids 9-10.
+  const Mesh m = make_mesh(std::vector<Vec3>(4), std::vector<Vec3>(4), {{0, 1, 2}, {2, 1, 3}});
+  const ElementIds ids(m);
+  using Pair = std::array<std::int32_t, 2>;
+  CHECK(ids.mesh_pair(QueryType::vertex_face, 3, 10) == Pair{3, 1});
+  CHECK(ids.mesh_pair(QueryType::vertex_face, 0, 9) == Pair{0, 0});
+  CHECK_FALSE(ids.mesh_pair(QueryType::vertex_face, 4, 10));   // an edge id, not a vertex
+  CHECK_FALSE(ids.mesh_pair(QueryType::vertex_face, 3, 11));   // past the last face
+  CHECK_FALSE(ids.mesh_pair(QueryType::vertex_face, 3, 8));    // an edge id, not a face
+  CHECK(ids.mesh_pair(QueryType::edge_edge, 8, 5) == Pair{1, 4});  // ascending
+  CHECK_FALSE(ids.mesh_pair(QueryType::edge_edge, 3, 5));      // a vertex id
+  CHECK_FALSE(ids.mesh_pair(QueryType::edge_edge, 5, 9));      // a face id
+}
+
 TEST_CASE("mesh.element ids rebuild the data set's queries") {
   // Each row of queries/<n>vf.csv and <n>ee.csv is built from the vertices of
   // the pair listed in boxes/ (tests/data/simulation/README.md): our edge and

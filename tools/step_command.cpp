@@ -41,22 +41,16 @@ std::vector<std::uint64_t> truth_positives(const Mesh& mesh, QueryType type, con
                      std::to_string(pairs.size()) + " pairs of " + boxes.string());
   }
   const ElementIds ids(mesh);
-  const std::int64_t faces = std::int64_t(mesh.faces.size());
   std::vector<std::uint64_t> keys;
   for (std::size_t k = 0; k < pairs.size(); ++k) {
     const auto [x, y] = pairs[k];
-    const bool vf = type == QueryType::vertex_face;
-    // VF: [vertex id, face id]; EE: [edge id, edge id] (see tests/data/simulation/README.md).
-    const std::int64_t a = vf ? x - ids.vertex(0) : std::min(x, y) - ids.edge(0);
-    const std::int64_t b = vf ? y - ids.face(0) : std::max(x, y) - ids.edge(0);
-    const bool in_range = a >= 0 && b >= 0 &&
-                          (vf ? a < ids.vertices && b < faces : b < ids.edges);
-    if (!in_range) {
+    const auto pair = ids.mesh_pair(type, x, y);
+    if (!pair) {
       throw InputError(boxes.string() + ": pair " + std::to_string(k) + " [" + std::to_string(x) +
                        ", " + std::to_string(y) + "] is not a " + std::string(to_string(type)) +
                        " pair of this mesh");
     }
-    if (truth[k]) keys.push_back(key(a, b));
+    if (truth[k]) keys.push_back(key((*pair)[0], (*pair)[1]));
   }
   std::sort(keys.begin(), keys.end());
   return keys;

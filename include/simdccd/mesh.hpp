@@ -2,9 +2,11 @@
 // (fixed) triangles, with the edges and element ids of the simulation data set.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -40,13 +42,27 @@ Mesh read_mesh(const std::filesystem::path& frame0, const std::filesystem::path&
 /// Element ids of the simulation data set (its README): vertex i is i, edge k
 /// is nV + k, face j is nV + nE + j.
 struct ElementIds {
-  std::int64_t vertices = 0, edges = 0;
+  std::int64_t vertices = 0, edges = 0, faces = 0;
   explicit ElementIds(const Mesh& mesh)
       : vertices(static_cast<std::int64_t>(mesh.x0.size())),
-        edges(static_cast<std::int64_t>(mesh.edges.size())) {}
+        edges(static_cast<std::int64_t>(mesh.edges.size())),
+        faces(static_cast<std::int64_t>(mesh.faces.size())) {}
   std::int64_t vertex(std::int32_t i) const { return i; }
   std::int64_t edge(std::int32_t k) const { return vertices + k; }
   std::int64_t face(std::int32_t j) const { return vertices + edges + j; }
+
+  /// A pair of the data set's ids in mesh indices: VF [vertex id, face id] ->
+  /// (vertex, face); EE [edge id, edge id] -> (edge, edge), ascending, as the
+  /// broad phase lists candidates. Nullopt when the ids are no such pair here.
+  std::optional<std::array<std::int32_t, 2>> mesh_pair(QueryType type, std::int64_t first,
+                                                       std::int64_t second) const {
+    const bool vf = type == QueryType::vertex_face;
+    const std::int64_t a = vf ? first : std::min(first, second) - edge(0);
+    const std::int64_t b = vf ? second - face(0) : std::max(first, second) - edge(0);
+    const bool in_range = a >= 0 && b >= 0 && (vf ? a < vertices && b < faces : b < edges);
+    if (!in_range) return std::nullopt;
+    return std::array<std::int32_t, 2>{static_cast<std::int32_t>(a), static_cast<std::int32_t>(b)};
+  }
 };
 
 }  // namespace simdccd
