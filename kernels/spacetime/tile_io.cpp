@@ -138,7 +138,9 @@ Answer answer_of(double verdict, double toi, double piece, Mode mode, bool wants
     a.hit = true, a.toi = toi, a.status = Status::uncertain;
     ++stats.uncertain;
   } else if (hit) {
-    a.hit = true, a.toi = toi, a.piece = static_cast<std::uint8_t>(piece);
+    a.hit = true, a.toi = toi;
+    // -1: the kernel could not tell the piece, which matters only when asked for.
+    if (piece >= 0) a.piece = static_cast<std::uint8_t>(piece);
   }
   stats.invalid += a.status == Status::invalid_input;
   stats.hits += a.hit;
