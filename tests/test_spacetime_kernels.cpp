@@ -462,6 +462,87 @@ TEST_CASE("spacetime kernels: small-integer grid queries") {
   check_workload("grid-2 EE", grid_workload(EE, scaled(3000), 2, 8));
 }
 
+/// Random queries whose eight points share one coordinate (axis and value per
+/// query): every piece is a singular 4D system, decided by the
+/// lower-dimensional fallback or the oracle.
+Workload coplanar_workload(QueryType type, std::size_t n, double motion, std::uint64_t seed) {
+  Workload w = random_workload(type, n, motion, seed);
+  std::mt19937_64 rng(seed + 100);
+  std::uniform_int_distribution<int> axis(0, 2);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (Query& q : w.queries) {
+    const int a = axis(rng);
+    const double c = u(rng);
+    for (Vec3& p : q.points) (&p.x)[a] = c;
+  }
+  return w;
+}
+
+TEST_CASE("spacetime kernels: coplanar random queries") {
+  check_workload("coplanar VF", coplanar_workload(VF, scaled(4000), 1, 13));
+  check_workload("coplanar EE", coplanar_workload(EE, scaled(4000), 1, 14));
+  check_workload("coplanar small-motion VF", coplanar_workload(VF, scaled(4000), 0.1, 15));
+  check_workload("coplanar small-motion EE", coplanar_workload(EE, scaled(4000), 0.1, 16));
+}
+
+/// `q` with its axes rotated k times (x <- y <- z <- x), so that each of the
+/// fallback's three projections gets its turn.
+Query rotate_axes(Query q, int k) {
+  for (Vec3& p : q.points) {
+    for (int i = 0; i < k; ++i) p = {p.y, p.z, p.x};
+  }
+  return q;
+}
+
+TEST_CASE("spacetime kernels: the lower-dimensional fallback decides coplanar sliding") {
+  // Motion within the plane z = 0 (then rotated into x = 0 and y = 0): every
+  // 4D orientation is exactly 0, so only the fallback can answer.
+  const Vec3 f0{0, 0, 0}, f1{4, 0, 0}, f2{0, 4, 0};
+  // Sliding along x + y = 6, outside the face but inside its bounding box: a miss.
+  const Query vf_miss = make({Vec3{3, 3, 0}, f0, f1, f2}, {Vec3{3.5, 2.5, 0}, f0, f1, f2});
+  // Sliding from (5, 1) to (1, 1): enters the face across x + y = 4 at t = 1/2.
+  const Query vf_hit = make({Vec3{5, 1, 0}, f0, f1, f2}, {Vec3{1, 1, 0}, f0, f1, f2});
+  // Edge b parallel to edge a (the diagonal y = x), 1.5 then 1.6 below it: a miss.
+  const Vec3 a0{0, 0, 0}, a1{2, 2, 0};
+  const Query ee_miss = make({a0, a1, Vec3{1.5, 0, 0}, Vec3{2, 0.5, 0}}, {a0, a1, Vec3{1.6, 0, 0}, Vec3{2.1, 0.5, 0}});
+  // Edge b (vertical at x = 0.5) comes down onto edge a (0..2 on the x axis):
+  // its lower end y = 1 - 2t reaches a at t = 1/2.
+  const Vec3 c0{0, 0, 0}, c1{2, 0, 0};
+  const Query ee_hit = make({c0, c1, Vec3{0.5, 1, 0}, Vec3{0.5, 2, 0}}, {c0, c1, Vec3{0.5, -1, 0}, Vec3{0.5, 0, 0}});
+  RestoreAuto restore;
+  for (int k = 0; k < 3; ++k) {
+    Workload vf(VF), ee(EE);
+    for (int ids = 0; ids < 2; ++ids) {
+      const SpacetimeIds order = ids == 0 ? SpacetimeIds{{0, 1, 2, 3}} : SpacetimeIds{{3, 2, 1, 0}};
+      vf.add(rotate_axes(vf_miss, k), order), vf.add(rotate_axes(vf_hit, k), order);
+      ee.add(rotate_axes(ee_miss, k), order), ee.add(rotate_axes(ee_hit, k), order);
+    }
+    for (const Workload* w : {&vf, &ee}) {
+      const Soa soa(*w);
+      for (const std::string& impl : implementations_under_test()) {
+        INFO(impl, " rotation ", k, w->type == VF ? " VF" : " EE");
+        const Answers c = run(impl, soa, Mode::conservative);
+        const Answers e = run(impl, soa, Mode::exact);
+        for (std::size_t i = 0; i < w->queries.size(); i += 2) {
+          // The miss: certified, in exact mode without the oracle.
+          CHECK(c.hit[i] == 0);
+          CHECK(c.status[i] == Status::certified);
+          CHECK(e.status[i] == Status::certified);
+          // The hit: a contact no floating-point sign certifies, still
+          // uncertain, but with a tight lower bound instead of 0.
+          CHECK(c.hit[i + 1] == 1);
+          CHECK(c.status[i + 1] == Status::uncertain);
+          CHECK(c.toi[i + 1] <= 0.5);
+          CHECK(c.toi[i + 1] >= 0.5 - 1e-12);
+          CHECK(e.hit[i + 1] == 1);
+          CHECK(e.toi[i + 1] == 0.5);
+        }
+        CHECK(e.stats.uncertain == w->queries.size() / 2);
+      }
+    }
+  }
+}
+
 TEST_CASE("spacetime kernels: invalid input") {
   Workload vf = random_workload(VF, 200, 1, 9), ee = random_workload(EE, 200, 1, 10);
   const double bad[] = {NAN, INFINITY, -INFINITY, 0x1p61, -0x1.0000000000001p60, 1e300};

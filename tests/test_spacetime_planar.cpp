@@ -318,6 +318,66 @@ TEST_CASE("spacetime planar kernel: hand-made degenerate queries") {
   check_workload("planar degenerate", degenerate_workload());
 }
 
+/// Random queries whose six points share one coordinate (x or y, its value
+/// per query): every piece is a singular system of space-time R^3.
+PlanarWorkload collinear_workload(std::size_t n, double motion, std::uint64_t seed) {
+  PlanarWorkload w = random_workload(n, motion, seed);
+  std::mt19937_64 rng(seed + 100);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (PlanarQuery& q : w.queries) {
+    const bool on_x = rng() % 2 == 0;
+    const double c = u(rng);
+    for (Vec2& p : q.points) (on_x ? p.x : p.y) = c;
+  }
+  return w;
+}
+
+TEST_CASE("spacetime planar kernel: collinear random queries") {
+  check_workload("planar collinear", collinear_workload(test::scaled(10000), 1, 25));
+  check_workload("planar collinear small-motion", collinear_workload(test::scaled(10000), 0.1, 26));
+}
+
+TEST_CASE("spacetime planar kernel: the lower-dimensional fallback decides collinear sliding") {
+  // Motion along the x axis (then along the y axis): every orientation is
+  // exactly 0, so only the fallback (projected to x-t or y-t) can answer.
+  // The point x = 3 - 2t and the edge [-3t, 2 - 3t], boxes overlapping: a miss.
+  const PlanarQuery miss = make({Vec2{3, 0}, Vec2{0, 0}, Vec2{2, 0}}, {Vec2{1, 0}, Vec2{-3, 0}, Vec2{-1, 0}});
+  // The same point and the edge [0, 2] at rest: contact at t = 1/2.
+  const PlanarQuery hit = make({Vec2{3, 0}, Vec2{0, 0}, Vec2{2, 0}}, {Vec2{1, 0}, Vec2{0, 0}, Vec2{2, 0}});
+  RestoreAuto restore;
+  for (int swap = 0; swap < 2; ++swap) {
+    PlanarWorkload w;
+    for (const PlanarQuery& c : {miss, hit}) {
+      PlanarQuery q = c;
+      if (swap == 1) {
+        for (Vec2& p : q.points) p = {p.y, p.x};
+      }
+      w.add(q, PlanarSpacetimeIds{{0, 1, 2}});
+      w.add(q, PlanarSpacetimeIds{{0, 2, 1}});
+    }
+    const PlanarSoa soa(w);
+    for (const std::string& impl : test::implementations_under_test()) {
+      INFO(impl, swap == 0 ? " along x" : " along y");
+      const Answers c = run(impl, soa, Mode::conservative, false);
+      const Answers e = run(impl, soa, Mode::exact, false);
+      for (std::size_t i = 0; i < 2; ++i) {
+        // The miss: certified, in exact mode without the oracle.
+        CHECK(c.hit[i] == 0);
+        CHECK(c.status[i] == Status::certified);
+        CHECK(e.status[i] == Status::certified);
+        // The hit: still uncertain, with a tight lower bound instead of 0.
+        CHECK(c.hit[i + 2] == 1);
+        CHECK(c.status[i + 2] == Status::uncertain);
+        CHECK(c.toi[i + 2] <= 0.5);
+        CHECK(c.toi[i + 2] >= 0.5 - 1e-12);
+        CHECK(e.hit[i + 2] == 1);
+        CHECK(e.toi[i + 2] == 0.5);
+      }
+      CHECK(e.stats.uncertain == 2);
+    }
+  }
+}
+
 TEST_CASE("spacetime planar kernel: invalid input and null ids") {
   PlanarWorkload w = random_workload(300, 1, 25);
   const double bad[] = {NAN, INFINITY, -INFINITY, 0x1p61, -0x1.0000000000001p60, 1e300};

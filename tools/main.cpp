@@ -60,8 +60,11 @@ KERNEL OPTIONS, of check, random and step:
                   not depend on the thread count or the target.
   --verify        also decide every query with the exact oracle of the model,
                   on the same double query, and count disagreements: oracle
-                  false negatives (the oracle hits, the answer misses) and
-                  false positives. Queries reported invalid are not compared.
+                  false negatives (the oracle hits, the answer misses), false
+                  positives, and on hits both report late_toi (a toi after the
+                  oracle's: a broken lower bound) and toi_gap (the most a toi
+                  lies below the oracle's). Queries reported invalid are not
+                  compared.
 
 check   Decides the queries of CSV files (a directory: its *.csv files,
         recursively, in sorted order) and compares them with their truth.
@@ -83,11 +86,13 @@ check   Decides the queries of CSV files (a directory: its *.csv files,
         never make the exit status 1; --verify judges the answers instead.
         Prints per file and in total: queries, truth positives, positives
         (hits), false negatives (FN), false positives (FP), invalid,
-        uncertain, with --verify oracle_FN and oracle_FP, seconds, queries/s.
+        uncertain, with --verify oracle_FN, oracle_FP, late_toi and toi_gap,
+        seconds, queries/s.
         --json: only one object of the totals: mode, model ("linear" or
         "spacetime"), target, threads, queries, truth_positives, positives,
         false_negatives, false_positives, invalid, uncertain, with --verify
-        oracle_false_negatives and oracle_false_positives, rounded,
+        oracle_false_negatives, oracle_false_positives, oracle_late_toi and
+        oracle_max_toi_gap, rounded,
         seconds, queries_per_second.
 
 random  Decides the random workload of the fastCCD paper: each query is 24
@@ -100,11 +105,13 @@ random  Decides the random workload of the fastCCD paper: each query is 24
         Prints per type: queries, positives (hits), with --mode oracle odd and
         even hits (by the parity of the contact roots, which only the linear
         oracle counts; always-coplanar hits count as even), invalid, uncertain, with
-        --verify oracle_FN and oracle_FP, seconds, queries/s; then a total.
+        --verify oracle_FN, oracle_FP, late_toi and toi_gap, seconds,
+        queries/s; then a total.
         --json: one object per type, each on its own line: type, mode, model,
         target, threads, queries, positives, with --mode oracle odd and even,
-        invalid, uncertain, with --verify oracle_false_negatives and
-        oracle_false_positives, seconds, queries_per_second.
+        invalid, uncertain, with --verify oracle_false_negatives,
+        oracle_false_positives, oracle_late_toi and oracle_max_toi_gap,
+        seconds, queries_per_second.
 
 compare-models
         How often the linear and the space-time model disagree: decides every

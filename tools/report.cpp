@@ -43,6 +43,10 @@ std::vector<Cell> tally_cells(const RunInfo& run, const Tally& t, bool has_truth
   if (run.verify) {
     cells.push_back({"oracle_FN", 9, num(t.oracle_false_negatives)});
     cells.push_back({"oracle_FP", 9, num(t.oracle_false_positives)});
+    cells.push_back({"late_toi", 8, num(t.oracle_late_toi)});
+    char gap[16];
+    std::snprintf(gap, sizeof gap, "%.2g", t.oracle_max_toi_gap);
+    cells.push_back({"toi_gap", 8, gap});
   }
   cells.push_back({"seconds", 9, seconds});
   cells.push_back({"queries/s", 9, format_rate(t.queries_per_second())});
@@ -82,7 +86,9 @@ JsonObject json_of(const RunInfo& run, const Tally& t, JsonObject j = {}) {
   j.add("invalid", t.invalid).add("uncertain", t.stats.uncertain);
   if (run.verify) {
     j.add("oracle_false_negatives", t.oracle_false_negatives)
-        .add("oracle_false_positives", t.oracle_false_positives);
+        .add("oracle_false_positives", t.oracle_false_positives)
+        .add("oracle_late_toi", t.oracle_late_toi)
+        .add_precise("oracle_max_toi_gap", t.oracle_max_toi_gap);
   }
   if (run.truth) j.add("rounded", t.rounded);
   return j.add("seconds", t.seconds).add("queries_per_second", t.queries_per_second());
@@ -94,6 +100,10 @@ std::string verify_and_rate(const RunInfo& run, const Tally& t) {
   if (run.verify) {
     s += ", oracle disagreements: " + std::to_string(t.oracle_false_negatives) +
          " false negatives, " + std::to_string(t.oracle_false_positives) + " false positives";
+    char toi[96];
+    std::snprintf(toi, sizeof toi, "; tois: %llu later than the oracle's, at most %.2g below it",
+                  static_cast<unsigned long long>(t.oracle_late_toi), t.oracle_max_toi_gap);
+    s += toi;
   }
   char rate[96];
   std::snprintf(rate, sizeof rate, "; %.3f s in CCD calls, %s queries/s", t.seconds,

@@ -28,6 +28,11 @@ void count(Tally& tally, const Answers& answers, std::span<const std::uint8_t> t
       const bool oracle_hit = oracle->hit[i] != 0;
       tally.oracle_false_negatives += oracle_hit && !hit;
       tally.oracle_false_positives += !oracle_hit && hit;
+      if (oracle_hit && hit) {
+        const double gap = oracle->toi[i] - answers.toi[i];
+        tally.oracle_late_toi += gap < 0;
+        tally.oracle_max_toi_gap = std::max(tally.oracle_max_toi_gap, gap);
+      }
     }
   }
 }
@@ -45,6 +50,8 @@ Tally& Tally::operator+=(const Tally& o) {
   false_positives += o.false_positives;
   oracle_false_negatives += o.oracle_false_negatives;
   oracle_false_positives += o.oracle_false_positives;
+  oracle_late_toi += o.oracle_late_toi;
+  oracle_max_toi_gap = std::max(oracle_max_toi_gap, o.oracle_max_toi_gap);
   rounded += o.rounded;
   stats += o.stats;
   seconds += o.seconds;
@@ -54,9 +61,9 @@ Tally& Tally::operator+=(const Tally& o) {
 std::uint64_t Tally::guarantee_violations(Mode mode) const {
   switch (mode) {
     case Mode::exact:
-      return oracle_false_negatives + oracle_false_positives;
+      return oracle_false_negatives + oracle_false_positives + oracle_late_toi;
     case Mode::conservative:
-      return oracle_false_negatives;
+      return oracle_false_negatives + oracle_late_toi;
     case Mode::oracle:
       return 0;
   }

@@ -23,6 +23,10 @@ struct Tally {
   /// --verify: answers that differ from the oracle's on the same double query
   /// (queries reported invalid are not compared).
   std::uint64_t oracle_false_negatives = 0, oracle_false_positives = 0;
+  /// --verify, over the hits the oracle shares: tois later than the oracle's
+  /// (a broken lower bound), and the most a toi lies below the oracle's.
+  std::uint64_t oracle_late_toi = 0;
+  double oracle_max_toi_gap = 0;
   /// check: queries whose rational numbers are not all doubles, so that the
   /// kernels decide their rounding (to_double) instead.
   std::uint64_t rounded = 0;
@@ -36,7 +40,7 @@ struct Tally {
     return seconds > 0 ? static_cast<double>(queries) / seconds : 0.0;
   }
   /// Disagreements with the oracle that the mode rules out: any in exact mode,
-  /// oracle false negatives in conservative mode. None are defined for the
+  /// oracle false negatives in conservative mode, and late tois in both. None are defined for the
   /// oracle mode (check: it decides the rational query, --verify the double one).
   std::uint64_t guarantee_violations(Mode mode) const;
 };

@@ -13,8 +13,9 @@
 //   earliest contact time t*. Queries the kernel cannot certify (status
 //   `uncertain`: touching or lower-dimensional contact within rounding, a
 //   singular 4D system, or a toi bracket wider than time_tolerance) count as
-//   hits with toi = 0 (a piece touching within rounding) or a certified lower
-//   bound of t* (a wide bracket); only they can be false positives.
+//   hits with a certified lower bound of t* (for a piece touching within
+//   rounding, the earliest contact of its lower-dimensional projections; see
+//   spacetime/piece_kernel-inl.h); only they can be false positives.
 // - Mode::exact: every `hit` equals spacetime_exact_ccd's. Certified hits have
 //   t* - time_tolerance <= toi <= t*; uncertain queries are decided by the
 //   oracle (status `exact`, toi = its toi_lo).

@@ -1,17 +1,40 @@
 // The method that the 3D space-time kernel (tile_kernel-inl.h, where it is
 // described) and the planar one (planar_kernel-inl.h, one dimension down)
 // share, written once over the lane type L (see simdccd/linear/lanes.hpp) and
-// the number of spatial axes kAxes (3 or 2): reading space-time points, the
-// orientation predicate of kAxes + 2 of them, the box screen, deciding one
-// piece, choosing the contact piece and the verdict of a query over its pieces.
+// the number of spatial axes kAxes (3 or 2): the box screen, deciding one
+// piece, the lower-dimensional fallback, choosing the contact piece and the
+// verdict of a query over its pieces. The orientation predicate is in
+// orientation-inl.h.
 //
 // A query has kAxes + 1 points per time; a piece pairs A (its first kA points)
-// with B (the rest): kAxes + 3 space-time points. Each dimension's header
-// provides, in this namespace, its error constant, its pieces and
-//   spatial_det(const PointLanes<L, kAxes>& q, Vertex o, const Vertex (&v)[kAxes],
-//               V& det, V& perm)
-// (det[v_i - o], kAxes x kAxes, and its permanent), found by argument-dependent
-// lookup when orient() is instantiated.
+// with B (the rest): kAxes + 3 space-time points.
+//
+// The lower-dimensional fallback (project_piece) is the paper's answer to a
+// singular system, run on the lanes where a piece is uncertain. Drop one
+// spatial axis: the projection keeps t, and the projected A and B must meet
+// wherever A and B do, at the same t. In the projection (n = kAxes - 1 spatial
+// axes and t) the kAxes + 3 points are one more than a Cramer system takes, and
+// the reduction is exact: the projected intersection, if any, has a vertex
+// (a basic solution of the linear program in the barycentric coordinates, with
+// at most n + 3 = kAxes + 2 non-zero ones), so it meets a sub-pair that drops
+// one point (VF: the segment against each face of the tetrahedron, and each
+// endpoint against the tetrahedron; EE: an edge against a triangle), and the
+// earliest projected contact is the earliest over those sub-pairs. Each
+// sub-pair is a piece one dimension down, decided by decide_piece; one that
+// meets cannot be certified a miss (that needs two exact cofactors of opposite
+// signs, hence a unique solution, not a non-negative one). So:
+// - every sub-pair of some projection a certified miss (or box-separated):
+//   the piece is a certified miss;
+// - else the piece's earliest contact is at least, in every projection, the
+//   least over its sub-pairs not certified a miss of their decide_piece t_lo
+//   (a bound from the cofactors, certified or not, wherever one is certified),
+//   raised to the earliest time both sides' points allow (1 for an endpoint at
+//   t = 1 or a face at t = 1). The piece stays uncertain with the greatest of
+//   these bounds and its own t_lo, which is what makes coplanar sliding (flat
+//   cloth, resting contact) a certified miss or a tight conservative toi
+//   without the oracle.
+// Certifying a hit needs exact coplanarity, which floating point cannot
+// certify: those lanes stay uncertain (exact mode: the oracle).
 //
 // Defined in namespace simdccd::spacetime::SIMDCCD_LINEAR_NAMESPACE::detail:
 // `portable` by default, and once per Highway target in
@@ -25,12 +48,14 @@
 #define SIMDCCD_SPACETIME_PIECE_KERNEL_INL_H_
 #endif
 
+#include <algorithm>
 #include <cstddef>
 #include <limits>
 
 #include "simdccd/linear/error_bounds.hpp"
 #include "simdccd/linear/lanes.hpp"
 #include "simdccd/linear/tile_common-inl.h"
+#include "simdccd/spacetime/orientation-inl.h"
 #include "simdccd/spacetime/tile.hpp"
 
 namespace simdccd::spacetime::SIMDCCD_LINEAR_NAMESPACE::detail {
@@ -42,64 +67,12 @@ using linear::SIMDCCD_LINEAR_NAMESPACE::detail::verdict_value;
 inline constexpr double kRatioMargin = 0x1p-48;
 inline constexpr double kRatioUnderflow = 0x1p-1000;
 
-/// A space-time point: query point 0..kAxes (in id order) at time 0 or 1.
-struct Vertex {
-  int point;
-  int time;
-};
-
-/// Reads lanes() queries from index `i` of a tile's coordinates,
-/// `coord[kAxes * ((kAxes + 1) * time + point) + axis]`.
-template <class L, int kAxes>
-struct PointLanes {
-  using V = typename L::V;
-  const double* const* coord;
-  std::size_t i;
-  V at(Vertex v, int axis) const { return L::load(coord[kAxes * ((kAxes + 1) * v.time + v.point) + axis] + i); }
-  /// The spatial difference a - base, rounded once.
-  V diff(Vertex a, Vertex base, int axis) const { return L::sub(at(a, axis), at(base, axis)); }
-};
-
-/// orient(p_0..p_{kAxes+1}) = det[(p_i, 1)] and its permanent: with p_b at the
-/// majority time, det[(p_i, 1)] = (-1)^(b + kAxes + 1) det[p_i - p_b, i != b],
-/// expanded along its time column (entries tau_c = 0, 1, -1):
-/// sum_c (-1)^(c + kAxes) tau_c spatial_det(the other rows); the sign of a
-/// term is (-1)^(b + c + 1).
-template <class L, int kAxes>
-void orient(const PointLanes<L, kAxes>& q, const Vertex (&p)[kAxes + 2], typename L::V& det,
-            typename L::V& perm) {
-  using V = typename L::V;
-  int ones = 0;
-  for (const Vertex& v : p) ones += v.time;
-  const int base_time = ones >= 3 ? 1 : 0;
-  int b = 0;
-  while (p[b].time != base_time) ++b;
-  int col[kAxes + 1];
-  for (int i = 0, n = 0; i < kAxes + 2; ++i) {
-    if (i != b) col[n++] = i;
-  }
-  det = L::set(0);
-  perm = L::set(0);
-  for (int c = 0; c < kAxes + 1; ++c) {
-    const int tau = p[col[c]].time - base_time;
-    if (tau == 0) continue;
-    const int sign = ((b + c + 1) % 2 == 0 ? 1 : -1) * tau;
-    Vertex other[kAxes];
-    for (int k = 0, n = 0; k < kAxes + 1; ++k) {
-      if (k != c) other[n++] = p[col[k]];
-    }
-    V d, pm;
-    spatial_det(q, p[b], other, d, pm);
-    det = sign > 0 ? L::add(det, d) : L::sub(det, d);
-    perm = L::add(perm, pm);
-  }
-}
-
 /// A and B (the first kA points of `p`, then the rest) have disjoint spatial boxes.
-template <class L, int kA, int kAxes>
-typename L::M boxes_separated(const PointLanes<L, kAxes>& q, const Vertex (&p)[kAxes + 3]) {
+template <class L, int kA, class Points>
+typename L::M boxes_separated(const Points& q, const Vertex (&p)[Points::kAxes + 3]) {
   using V = typename L::V;
   using M = typename L::M;
+  constexpr int kAxes = Points::kAxes;
   M separated = L::lt(L::set(1), L::set(0));
   for (int axis = 0; axis < kAxes; ++axis) {
     V amin = q.at(p[0], axis), amax = amin, bmin = q.at(p[kA], axis), bmax = bmin;
@@ -118,15 +91,19 @@ typename L::M boxes_separated(const PointLanes<L, kAxes>& q, const Vertex (&p)[k
 }
 
 /// Decides one piece: A = p[0..kA), B = the rest, each orientation with the
-/// error bound orient_error * permanent + kTiny. `hit` and `miss` are
-/// certified; where `hit`, t* of the piece is in [t_lo, t_hi].
-template <class L, int kA, int kAxes>
-void decide_piece(const PointLanes<L, kAxes>& q, const Vertex (&p)[kAxes + 3], double orient_error,
-                  typename L::M& hit, typename L::M& miss, typename L::V& t_lo, typename L::V& t_hi) {
+/// error bound kOrientError * permanent + kTiny. `hit` and `miss` are
+/// certified; where `hit`, t* of the piece is in [t_lo, t_hi]; elsewhere
+/// every contact of the piece is at t >= t_lo. (Where some c_j is certified,
+/// the rank is full and a contact is the one solution c, all c_j of that
+/// sign: |c_j| in [max(a_j - e_j, 0), a_j + e_j] for each j, certified or
+/// not. Where none is, t_lo = 0.)
+template <class L, int kA, class Points>
+void decide_piece(const Points& q, const Vertex (&p)[Points::kAxes + 3], typename L::M& hit, typename L::M& miss,
+                  typename L::V& t_lo, typename L::V& t_hi) {
   using V = typename L::V;
   using M = typename L::M;
-  constexpr int kN = kAxes + 3;
-  const V zero = L::set(0), error = L::set(orient_error), tiny = L::set(linear::kTiny);
+  constexpr int kN = Points::kAxes + 3;
+  const V zero = L::set(0), error = L::set(kOrientError[Points::kAxes]), tiny = L::set(linear::kTiny);
   const M none = L::lt(L::set(1), zero), every = L::le(zero, L::set(1));
   M any_pos = none, any_neg = none, all_pos = every, all_neg = every;
   V num_lo = zero, num_hi = zero, den_lo = zero, den_hi = zero;
@@ -148,16 +125,75 @@ void decide_piece(const PointLanes<L, kAxes>& q, const Vertex (&p)[kAxes + 3], d
       const V a = L::abs(o);
       const V lo = L::sub(a, e), hi = L::add(a, e);
       den_lo = L::add(den_lo, lo), den_hi = L::add(den_hi, hi);
-      if (p[j].time == 1) num_lo = L::add(num_lo, lo), num_hi = L::add(num_hi, hi);
+      if (p[j].time == 1) num_lo = L::add(num_lo, L::max(lo, zero)), num_hi = L::add(num_hi, hi);
     }
   }
   hit = L::either(all_pos, all_neg);
   miss = L::both(any_pos, any_neg);
-  // Only meaningful where `hit` (then every lo > 0).
   const V below_one = L::set(1 - kRatioMargin), above_one = L::set(1 + kRatioMargin);
   const V underflow = L::set(kRatioUnderflow);
   t_lo = L::max(zero, L::sub(L::mul(L::div(num_lo, den_hi), below_one), underflow));
+  t_lo = L::select(L::either(any_pos, any_neg), t_lo, zero);
+  // Only meaningful where `hit` (then every lo > 0).
   t_hi = L::min(L::set(1), L::add(L::mul(L::div(num_hi, den_lo), above_one), underflow));
+}
+
+/// The earliest time at which points p[0..kA) can meet the rest: the later of
+/// the two sides' earliest times.
+template <int kA, int kN>
+double earliest_meeting(const Vertex (&p)[kN]) {
+  int a = 1, b = 1;
+  for (int k = 0; k < kN; ++k) {
+    int& side = k < kA ? a : b;
+    side = std::min(side, p[k].time);
+  }
+  return std::max(a, b);
+}
+
+/// Decides a sub-pair of project_piece: `miss` certified; t_lo a lower bound
+/// of its earliest contact wherever it is not a miss.
+template <class L, int kA, class Points>
+void decide_sub_pair(const Points& r, const Vertex (&p)[Points::kAxes + 3], typename L::M& miss,
+                     typename L::V& t_lo) {
+  typename L::M hit;
+  typename L::V t_hi;
+  decide_piece<L, kA>(r, p, hit, miss, t_lo, t_hi);
+  miss = L::either(miss, boxes_separated<L, kA>(r, p));
+  t_lo = L::max(t_lo, L::set(earliest_meeting<kA>(p)));
+}
+
+/// The lower-dimensional test of piece p (described at the top of this file):
+/// `miss` is certified; elsewhere the piece's earliest contact is >= t_lo.
+template <class L, int kA, int kAxes>
+void project_piece(const PointLanes<L, kAxes>& q, const Vertex (&p)[kAxes + 3], typename L::M& miss,
+                   typename L::V& t_lo) {
+  using V = typename L::V;
+  using M = typename L::M;
+  constexpr int kN = kAxes + 3;
+  miss = L::lt(L::set(1), L::set(0));
+  t_lo = L::set(0);
+  for (int drop = 0; drop < kAxes; ++drop) {
+    const ProjectedLanes<L, kAxes> r{q, drop};
+    M all_miss = L::le(L::set(0), L::set(1));
+    V lo = L::set(std::numeric_limits<double>::infinity());
+    for (int j = 0; j < kN; ++j) {
+      Vertex sub[kN - 1];
+      for (int k = 0, n = 0; k < kN; ++k) {
+        if (k != j) sub[n++] = p[k];
+      }
+      M sub_miss;
+      V sub_lo;
+      if (j < kA) {
+        decide_sub_pair<L, kA - 1>(r, sub, sub_miss, sub_lo);
+      } else {
+        decide_sub_pair<L, kA>(r, sub, sub_miss, sub_lo);
+      }
+      all_miss = L::both(all_miss, sub_miss);
+      lo = L::select(sub_miss, lo, L::min(lo, sub_lo));
+    }
+    miss = L::either(miss, all_miss);
+    t_lo = L::max(t_lo, lo);
+  }
 }
 
 /// Tracks the contact piece over the hit pieces, taken in increasing index
@@ -191,7 +227,7 @@ void store_piece(typename L::V best, typename L::V other_lo, typename L::V best_
 /// and t.piece.
 template <class L, int kA, class TileT, int kAxes, int kCount>
 void decide_pieces(TileT& t, const PointLanes<L, kAxes>& q, const Vertex (&pieces)[kCount][kAxes + 3],
-                   double orient_error, double tolerance) {
+                   double tolerance) {
   using V = typename L::V;
   using M = typename L::M;
   const std::size_t i = q.i;
@@ -200,6 +236,8 @@ void decide_pieces(TileT& t, const PointLanes<L, kAxes>& q, const Vertex (&piece
   const M valid = valid_input<L, 2 * (kAxes + 1) * kAxes>(q.coord, i);
   M uncertain = none, hit = none;
   V lo = inf, hi = inf;
+  // The least lower bound of the uncertain pieces' earliest contact.
+  V uncertain_lo = inf;
   // The contact piece: `best`, the first hit piece with the least t_hi, and
   // `other_lo`, the least t_lo of the other hit pieces.
   V best = L::set(-1), best_lo = inf, other_lo = inf;
@@ -208,9 +246,17 @@ void decide_pieces(TileT& t, const PointLanes<L, kAxes>& q, const Vertex (&piece
     if (L::all(separated)) continue;
     M piece_hit, piece_miss;
     V piece_lo, piece_hi;
-    decide_piece<L, kA>(q, pieces[k], orient_error, piece_hit, piece_miss, piece_lo, piece_hi);
+    decide_piece<L, kA>(q, pieces[k], piece_hit, piece_miss, piece_lo, piece_hi);
     piece_hit = L::but_not(piece_hit, separated);
-    uncertain = L::either(uncertain, L::but_not(L::but_not(L::but_not(valid, separated), piece_hit), piece_miss));
+    M piece_uncertain = L::but_not(L::but_not(L::but_not(valid, separated), piece_hit), piece_miss);
+    if (L::any(piece_uncertain)) {
+      M lower_miss;
+      V lower_lo;
+      project_piece<L, kA>(q, pieces[k], lower_miss, lower_lo);
+      piece_uncertain = L::but_not(piece_uncertain, lower_miss);
+      uncertain_lo = L::select(piece_uncertain, L::min(uncertain_lo, L::max(piece_lo, lower_lo)), uncertain_lo);
+    }
+    uncertain = L::either(uncertain, piece_uncertain);
     hit = L::either(hit, piece_hit);
     track_best<L>(piece_hit, piece_lo, piece_hi, k, hi, best, best_lo, other_lo);
     lo = L::select(piece_hit, L::min(lo, piece_lo), lo);
@@ -225,7 +271,7 @@ void decide_pieces(TileT& t, const PointLanes<L, kAxes>& q, const Vertex (&piece
   V verdict = L::select(certain_hit, verdict_value<L>(Verdict::hit), verdict_value<L>(Verdict::miss));
   verdict = L::select(loose, verdict_value<L>(Verdict::uncertain), verdict);
   V toi = L::select(L::either(certain_hit, loose), lo, inf);
-  toi = L::select(uncertain, zero, toi);
+  toi = L::select(uncertain, L::min(lo, uncertain_lo), toi);
   verdict = L::select(valid, verdict, verdict_value<L>(Verdict::invalid));
   toi = L::select(valid, toi, inf);
   L::store(verdict, t.verdict + i);

@@ -12,20 +12,15 @@
 // null space is spanned by c_j = (-1)^j (j in B ? -1 : 1) O_j, O_j =
 // orient(the 4 points but j) = det[(q_i, 1)] (4 x 4), the 3D orientation
 // predicate. Every c_j certified of one sign: a transversal hit at t* =
-// c_{p'} / (c_p + c_{p'}); two of opposite signs: a miss; anything else is
-// uncertain (exact: the oracle; conservative: a hit with toi = 0).
+// c_{p'} / (c_p + c_{p'}); two of opposite signs: a miss; anything else goes to
+// the lower-dimensional fallback (the piece projected to x-t and y-t), then,
+// if still uncertain, to the oracle (exact) or counts as a hit at the
+// fallback's bound (conservative).
 //
-// orient with +, -, x only: subtracting a base point (at the majority time of
-// the four) leaves a 3 x 3 determinant of differences whose time column holds
-// only 0, 1, -1, a sum of at most two signed 2 x 2 determinants of spatial
-// differences: det4[(q_i, 1)] = (-1)^(b + 3) det3[q_i - q_b, i != b], and
-// det3 = sum_c (-1)^(c + 2) tau_c det2(the other two rows). Error: each
-// monomial of a 2 x 2 determinant collects at most 4 roundings (2 rounded
-// differences, the product, the subtraction), the sum of up to 3 of them 2
-// more, so |fl(O) - O| <= gamma_6 P + underflow, P the permanent; we use
-// kPlanarOrientError = 16 u (more than twice 6 u, covering the rounding of P
-// too) plus linear::kTiny (degree 2 here). The orientation's expansion, toi
-// bracket, tolerance rule, box screen, piece rule and validity test are those
+// orient is orientation-inl.h's with 2 spatial axes: a sum of at most two
+// signed 2 x 2 determinants of spatial differences, error bound
+// kOrientError[2] = 16 u of the permanent plus linear::kTiny. The toi bracket,
+// tolerance rule, box screen, fallback, piece rule and validity test are those
 // of the 3D kernel, the same code (piece_kernel-inl.h).
 #if defined(SIMDCCD_SPACETIME_PLANAR_KERNEL_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef SIMDCCD_SPACETIME_PLANAR_KERNEL_INL_H_
@@ -45,19 +40,6 @@ namespace simdccd::spacetime::SIMDCCD_LINEAR_NAMESPACE {
 
 namespace detail {
 
-inline constexpr double kPlanarOrientError = 16 * linear::kUnitRoundoff;
-
-/// det[a - o, b - o] (spatial, 2 x 2) and its permanent (v = a, b).
-template <class L>
-void spatial_det(const PointLanes<L, 2>& q, Vertex o, const Vertex (&v)[2], typename L::V& det,
-                 typename L::V& perm) {
-  using V = typename L::V;
-  const V ax = q.diff(v[0], o, 0), ay = q.diff(v[0], o, 1);
-  const V bx = q.diff(v[1], o, 0), by = q.diff(v[1], o, 1);
-  det = L::sub(L::mul(ax, by), L::mul(ay, bx));
-  perm = L::add(L::mul(L::abs(ax), L::abs(by)), L::mul(L::abs(ay), L::abs(bx)));
-}
-
 /// Segment (p, p'); triangles (a, b, b') and (a, a', b'), in piece order.
 inline constexpr Vertex kPlanarPieces[2][5] = {
     {{0, 0}, {0, 1}, {1, 0}, {2, 0}, {2, 1}},
@@ -71,8 +53,7 @@ inline constexpr Vertex kPlanarPieces[2][5] = {
 template <class L>
 void decide_planar_tile(PlanarTile& t, double tolerance) {
   detail::for_each_vector<L>(t.coord, t.count, [&](const double* const* coord, std::size_t i) {
-    detail::decide_pieces<L, 2>(t, detail::PointLanes<L, 2>{coord, i}, detail::kPlanarPieces,
-                                detail::kPlanarOrientError, tolerance);
+    detail::decide_pieces<L, 2>(t, detail::PointLanes<L, 2>{coord, i}, detail::kPlanarPieces, tolerance);
   });
 }
 

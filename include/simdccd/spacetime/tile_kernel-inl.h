@@ -20,22 +20,20 @@
 // - two c_j certified of opposite signs: the rank is 5 (some c_j != 0), the
 //   only solutions are multiples of c, none non-negative: a miss;
 // - anything else (a sign within its error bound: touching, lower-dimensional
-//   contact, a singular system) is uncertain. The lower-dimensional cases of
-//   the paper are NOT handled in floating point: uncertain queries go to the
-//   exact oracle (Mode::exact) or count as hits with toi = 0 (conservative).
+//   contact, a singular system) is uncertain, and goes to the paper's
+//   lower-dimensional fallback (piece_kernel-inl.h: the piece projected to
+//   x-y-t, x-z-t and y-z-t, where the segment against the tetrahedron's faces
+//   and the endpoints against the tetrahedron, or each edge against the other
+//   triangle, are pieces one dimension down). It certifies a miss, or bounds
+//   the piece's earliest contact from below; what it cannot certify goes to
+//   the exact oracle (Mode::exact) or counts as a hit at that bound
+//   (conservative).
 //
-// Each orientation is computed with +, -, x only: subtracting a base point
-// (chosen at the time, 0 or 1, of most of the five points) leaves a 4 x 4
+// Each orientation is computed with +, -, x only (orientation-inl.h, where its
+// error bound kOrientError[3] = 32 u of the permanent, plus linear::kTiny, is
+// derived): subtracting a base point at the majority time leaves a 4 x 4
 // determinant of differences whose time row holds only 0, 1, -1, so it is a
-// sum of at most two signed 3 x 3 determinants of spatial differences. Error
-// bound, with P the same expression on absolute values (the permanent):
-// every monomial of a 3 x 3 determinant collects at most 8 roundings (3 from
-// the rounded differences, 2 multiplications, the cross product's
-// subtraction, 2 additions), the sum of up to 4 of them (2 in practice) 3
-// more, so |fl(O) - O| <= gamma_11 P + underflow; we use kOrientError = 32 u
-// (more than twice 11 u, which also covers the rounding of P itself) plus
-// linear::kTiny (see linear/error_bounds.hpp for the underflow argument: the
-// degree is 3 here).
+// sum of at most two signed 3 x 3 determinants of spatial differences.
 //
 // Time of impact: with all c_j certified, |c_j| lies in [a_j - e_j, a_j + e_j]
 // (a_j = |fl(c_j)|, e_j its bound), so t* of the piece lies in
@@ -44,8 +42,8 @@
 // underflow. A query whose every piece is certified has t* = the least t* of
 // its hit pieces, in [min lo, min hi]; it is a certified hit with toi = min lo
 // when min hi - min lo <= tolerance, else uncertain with toi = min lo. A query
-// with an uncertain piece is uncertain with toi = 0 (a piece may touch at any
-// time in [0, 1]; every piece spans t = 0 to 1).
+// with an uncertain piece is uncertain with toi = the least of min lo and the
+// fallback's bounds of its uncertain pieces.
 //
 // Screen: a piece whose A and B have disjoint spatial bounding boxes (exact
 // float comparisons) is a miss without the determinants.
@@ -57,8 +55,8 @@
 // certified; store_tile then treats the hit as uncertain when the caller asks
 // for the piece).
 //
-// The method's code shared with the planar kernel (orientation, box screen,
-// piece decision, contact piece, verdicts) is in piece_kernel-inl.h.
+// The method's code shared with the planar kernel (box screen, piece decision,
+// fallback, contact piece, verdicts) is in piece_kernel-inl.h.
 //
 // Defined in namespace simdccd::spacetime::SIMDCCD_LINEAR_NAMESPACE: `portable`
 // by default, and once per Highway target in dispatch/spacetime_ccd.cc, which
@@ -82,28 +80,6 @@
 namespace simdccd::spacetime::SIMDCCD_LINEAR_NAMESPACE {
 
 namespace detail {
-
-inline constexpr double kOrientError = 32 * linear::kUnitRoundoff;
-
-/// det[a - o, b - o, c - o] (spatial, 3 x 3) and its permanent (v = a, b, c).
-template <class L>
-void spatial_det(const PointLanes<L, 3>& q, Vertex o, const Vertex (&v)[3], typename L::V& det,
-                 typename L::V& perm) {
-  using V = typename L::V;
-  const V ax = q.diff(v[0], o, 0), ay = q.diff(v[0], o, 1), az = q.diff(v[0], o, 2);
-  const V bx = q.diff(v[1], o, 0), by = q.diff(v[1], o, 1), bz = q.diff(v[1], o, 2);
-  const V cx = q.diff(v[2], o, 0), cy = q.diff(v[2], o, 1), cz = q.diff(v[2], o, 2);
-  const V x = L::sub(L::mul(by, cz), L::mul(bz, cy));
-  const V y = L::sub(L::mul(bz, cx), L::mul(bx, cz));
-  const V z = L::sub(L::mul(bx, cy), L::mul(by, cx));
-  det = L::add(L::add(L::mul(ax, x), L::mul(ay, y)), L::mul(az, z));
-  const V abx = L::abs(bx), aby = L::abs(by), abz = L::abs(bz);
-  const V acx = L::abs(cx), acy = L::abs(cy), acz = L::abs(cz);
-  const V px = L::add(L::mul(aby, acz), L::mul(abz, acy));
-  const V py = L::add(L::mul(abz, acx), L::mul(abx, acz));
-  const V pz = L::add(L::mul(abx, acy), L::mul(aby, acx));
-  perm = L::add(L::add(L::mul(L::abs(ax), px), L::mul(L::abs(ay), py)), L::mul(L::abs(az), pz));
-}
 
 /// The pieces of a query type, in piece order: kCount sets of 6 points, A first.
 template <QueryType kType>
@@ -140,8 +116,7 @@ template <class L, QueryType kType>
 void decide_tile(Tile& t, double tolerance) {
   using P = detail::Pieces<kType>;
   detail::for_each_vector<L>(t.coord, t.count, [&](const double* const* coord, std::size_t i) {
-    detail::decide_pieces<L, P::kA>(t, detail::PointLanes<L, 3>{coord, i}, P::kPoints, detail::kOrientError,
-                                    tolerance);
+    detail::decide_pieces<L, P::kA>(t, detail::PointLanes<L, 3>{coord, i}, P::kPoints, tolerance);
   });
 }
 
