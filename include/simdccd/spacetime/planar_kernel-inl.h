@@ -58,10 +58,13 @@ void spatial_det(const PointLanes<L, 2>& q, Vertex o, const Vertex (&v)[2], type
   perm = L::add(L::mul(L::abs(ax), L::abs(by)), L::mul(L::abs(ay), L::abs(bx)));
 }
 
-/// Segment (p, p'); triangles (a, b, b') and (a, a', b'), in piece order.
-inline constexpr Vertex kPlanarPieces[2][5] = {
-    {{0, 0}, {0, 1}, {1, 0}, {2, 0}, {2, 1}},
-    {{0, 0}, {0, 1}, {1, 0}, {1, 1}, {2, 1}},
+struct PlanarPieces {
+  static constexpr int kA = 2, kCount = 2;
+  // Segment (p, p'); triangles (a, b, b') and (a, a', b').
+  static constexpr Vertex kPoints[kCount][5] = {
+      {{0, 0}, {0, 1}, {1, 0}, {2, 0}, {2, 1}},
+      {{0, 0}, {0, 1}, {1, 0}, {1, 1}, {2, 1}},
+  };
 };
 
 }  // namespace detail
@@ -71,8 +74,8 @@ inline constexpr Vertex kPlanarPieces[2][5] = {
 template <class L>
 void decide_planar_tile(PlanarTile& t, double tolerance) {
   detail::for_each_vector<L>(t.coord, t.count, [&](const double* const* coord, std::size_t i) {
-    detail::decide_pieces<L, 2>(t, detail::PointLanes<L, 2>{coord, i}, detail::kPlanarPieces,
-                                detail::kPlanarOrientError, tolerance);
+    detail::decide_pieces<L, detail::PlanarPieces>(t, detail::PointLanes<L, 2>{coord, i},
+                                                   detail::kPlanarOrientError, tolerance);
   });
 }
 
