@@ -20,6 +20,11 @@
 // itself) and the bound adds linear::kTiny for underflow (see
 // linear/error_bounds.hpp: the degree is n <= 3 here).
 //
+// Point lists are template arguments (Points), so that every load, base point
+// and sign is a compile-time constant in the unrolled loops (unrolled()): GCC
+// does not unroll the same loops over run-time tables, and they cost half the
+// kernel's speed.
+//
 // Defined in namespace simdccd::spacetime::SIMDCCD_LINEAR_NAMESPACE::detail:
 // `portable` by default, and once per Highway target in
 // dispatch/spacetime_ccd.cc, which re-includes this header (toggled by
@@ -32,7 +37,9 @@
 #define SIMDCCD_SPACETIME_ORIENTATION_INL_H_
 #endif
 
+#include <array>
 #include <cstddef>
+#include <utility>
 
 #include "simdccd/linear/error_bounds.hpp"
 #include "simdccd/linear/lanes.hpp"
@@ -48,6 +55,29 @@ struct Vertex {
   int point;
   int time;
 };
+
+/// kN space-time points, passed as a template argument.
+template <std::size_t kN>
+using Points = std::array<Vertex, kN>;
+
+/// p without its j-th point.
+template <std::size_t kN>
+constexpr Points<kN - 1> without(const Points<kN>& p, int j) {
+  Points<kN - 1> rest{};
+  for (int k = 0, n = 0; k < static_cast<int>(kN); ++k) {
+    if (k != j) rest[n++] = p[k];
+  }
+  return rest;
+}
+
+/// Calls f(std::integral_constant<int, i>()) for i = 0, ..., kN - 1 in order:
+/// a loop whose index is a compile-time constant in its body.
+template <int kN, class F>
+void unrolled(F&& f) {
+  [&]<int... i>(std::integer_sequence<int, i...>) {
+    (f(std::integral_constant<int, i>()), ...);
+  }(std::make_integer_sequence<int, kN>());
+}
 
 /// Reads lanes() queries from index `i` of a tile's coordinates,
 /// `coord[kAxes * ((kAxes + 1) * time + point) + axis]`.
@@ -74,15 +104,15 @@ struct ProjectedLanes {
   V diff(Vertex a, Vertex base, int axis) const { return L::sub(at(a, axis), at(base, axis)); }
 };
 
-/// det[v_i - o] over the Points::kAxes spatial axes of `q`, and its permanent.
-template <class L, class Points>
-void spatial_det(const Points& q, Vertex o, const Vertex (&v)[Points::kAxes], typename L::V& det,
+/// det[v_i - o] over the Q::kAxes spatial axes of `q`, and its permanent.
+template <class L, class Q>
+void spatial_det(const Q& q, Vertex o, const Vertex (&v)[Q::kAxes], typename L::V& det,
                  typename L::V& perm) {
   using V = typename L::V;
-  if constexpr (Points::kAxes == 1) {
+  if constexpr (Q::kAxes == 1) {
     det = q.diff(v[0], o, 0);
     perm = L::abs(det);
-  } else if constexpr (Points::kAxes == 2) {
+  } else if constexpr (Q::kAxes == 2) {
     const V ax = q.diff(v[0], o, 0), ay = q.diff(v[0], o, 1);
     const V bx = q.diff(v[1], o, 0), by = q.diff(v[1], o, 1);
     det = L::sub(L::mul(ax, by), L::mul(ay, bx));
@@ -104,38 +134,69 @@ void spatial_det(const Points& q, Vertex o, const Vertex (&v)[Points::kAxes], ty
   }
 }
 
-/// orient(p_0..p_{n+1}) = det[(p_i, 1)] (n = Points::kAxes) and its permanent:
-/// with p_b at the majority time, det[(p_i, 1)] = (-1)^(b + n + 1) det[p_i - p_b,
-/// i != b], expanded along its time column (entries tau_c = 0, 1, -1):
-/// sum_c (-1)^(c + n) tau_c spatial_det(the other rows); the sign of a term is
-/// (-1)^(b + c + 1).
-template <class L, class Points>
-void orient(const Points& q, const Vertex (&p)[Points::kAxes + 2], typename L::V& det, typename L::V& perm) {
-  using V = typename L::V;
-  constexpr int kAxes = Points::kAxes;
+/// orient(p_0..p_{n+1}) = det[(p_i, 1)] over n spatial axes as a sum of
+/// signed spatial determinants (computed at compile time): with p_b (`base`)
+/// the first point at the majority time, det[(p_i, 1)] = (-1)^(b + n + 1)
+/// det[p_i - p_b, i != b], expanded along its time column (entries tau_c = 0,
+/// 1, -1): sum_c (-1)^(c + n) tau_c spatial_det(the other rows); the sign of a
+/// term is (-1)^(b + c + 1) tau_c.
+template <int kAxes>
+struct Expansion {
+  Vertex base{};
+  int terms = 0;
+  int sign[kAxes + 1]{};
+  Vertex rows[kAxes + 1][kAxes]{};
+};
+
+template <int kAxes>
+constexpr Expansion<kAxes> expand(const Points<kAxes + 2>& p) {
+  Expansion<kAxes> e;
   int ones = 0;
   for (const Vertex& v : p) ones += v.time;
   const int base_time = 2 * ones > kAxes + 2 ? 1 : 0;
   int b = 0;
   while (p[b].time != base_time) ++b;
-  int col[kAxes + 1];
-  for (int i = 0, n = 0; i < kAxes + 2; ++i) {
-    if (i != b) col[n++] = i;
-  }
-  det = L::set(0);
-  perm = L::set(0);
+  e.base = p[b];
+  const Points<kAxes + 1> col = without(p, b);
   for (int c = 0; c < kAxes + 1; ++c) {
-    const int tau = p[col[c]].time - base_time;
+    const int tau = col[c].time - base_time;
     if (tau == 0) continue;
-    const int sign = ((b + c + 1) % 2 == 0 ? 1 : -1) * tau;
-    Vertex other[kAxes];
-    for (int k = 0, n = 0; k < kAxes + 1; ++k) {
-      if (k != c) other[n++] = p[col[k]];
-    }
-    V d, pm;
-    spatial_det<L>(q, p[b], other, d, pm);
-    det = sign > 0 ? L::add(det, d) : L::sub(det, d);
-    perm = L::add(perm, pm);
+    e.sign[e.terms] = ((b + c + 1) % 2 == 0 ? 1 : -1) * tau;
+    const Points<kAxes> other = without(col, c);
+    for (int k = 0; k < kAxes; ++k) e.rows[e.terms][k] = other[k];
+    ++e.terms;
+  }
+  return e;
+}
+
+template <auto kP>
+inline constexpr Expansion<static_cast<int>(kP.size()) - 2> kExpansion =
+    expand<static_cast<int>(kP.size()) - 2>(kP);
+
+/// Whether orient<L, kP> returns -orient(kP): the sign of the first term is
+/// folded into the caller's comparisons instead of a negation (rounding is
+/// symmetric, so the sum is exactly +-orient).
+template <auto kP>
+inline constexpr bool kNegated = kExpansion<kP>.terms > 0 && kExpansion<kP>.sign[0] < 0;
+
+/// orient(kP) (n = Q::kAxes spatial axes of q), negated where kNegated<kP>,
+/// and its permanent: the terms summed in order as the expansion gives them.
+/// With all points at one time it is exactly 0 (they span no time).
+template <class L, auto kP, class Q>
+void orient(const Q& q, typename L::V& det, typename L::V& perm) {
+  using V = typename L::V;
+  constexpr const Expansion<Q::kAxes>& e = kExpansion<kP>;
+  static_assert(static_cast<int>(kP.size()) == Q::kAxes + 2);
+  if constexpr (e.terms == 0) {
+    det = L::set(0), perm = L::set(0);
+  } else {
+    spatial_det<L>(q, e.base, e.rows[0], det, perm);
+    unrolled<e.terms - 1>([&](auto t) {
+      V d, pm;
+      spatial_det<L>(q, e.base, e.rows[t + 1], d, pm);
+      det = e.sign[t + 1] == e.sign[0] ? L::add(det, d) : L::sub(det, d);
+      perm = L::add(perm, pm);
+    });
   }
 }
 

@@ -49,6 +49,7 @@
 #endif
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <limits>
 
@@ -67,67 +68,67 @@ using linear::SIMDCCD_LINEAR_NAMESPACE::detail::verdict_value;
 inline constexpr double kRatioMargin = 0x1p-48;
 inline constexpr double kRatioUnderflow = 0x1p-1000;
 
-/// A and B (the first kA points of `p`, then the rest) have disjoint spatial boxes.
-template <class L, int kA, class Points>
-typename L::M boxes_separated(const Points& q, const Vertex (&p)[Points::kAxes + 3]) {
+/// A and B (the first kA points of kP, then the rest) have disjoint spatial
+/// boxes (over the Q::kAxes axes of q).
+template <class L, int kA, auto kP, class Q>
+typename L::M boxes_separated(const Q& q) {
   using V = typename L::V;
   using M = typename L::M;
-  constexpr int kAxes = Points::kAxes;
+  constexpr int kN = Q::kAxes + 3;
   M separated = L::lt(L::set(1), L::set(0));
-  for (int axis = 0; axis < kAxes; ++axis) {
-    V amin = q.at(p[0], axis), amax = amin, bmin = q.at(p[kA], axis), bmax = bmin;
-    for (int k = 1; k < kAxes + 3; ++k) {
-      if (k == kA) continue;
-      const V x = q.at(p[k], axis);
-      if (k < kA) {
-        amin = L::min(amin, x), amax = L::max(amax, x);
-      } else {
-        bmin = L::min(bmin, x), bmax = L::max(bmax, x);
+  unrolled<Q::kAxes>([&](auto axis) {
+    V amin = q.at(kP[0], axis), amax = amin, bmin = q.at(kP[kA], axis), bmax = bmin;
+    unrolled<kN>([&](auto k) {
+      if constexpr (k != 0 && k != kA) {
+        const V x = q.at(kP[k], axis);
+        if constexpr (k < kA) {
+          amin = L::min(amin, x), amax = L::max(amax, x);
+        } else {
+          bmin = L::min(bmin, x), bmax = L::max(bmax, x);
+        }
       }
-    }
+    });
     separated = L::either(separated, L::either(L::lt(amax, bmin), L::lt(bmax, amin)));
-  }
+  });
   return separated;
 }
 
-/// Decides one piece: A = p[0..kA), B = the rest, each orientation with the
+/// Decides one piece: A = kP[0..kA), B = the rest, each orientation with the
 /// error bound kOrientError * permanent + kTiny. `hit` and `miss` are
 /// certified; where `hit`, t* of the piece is in [t_lo, t_hi]; elsewhere
 /// every contact of the piece is at t >= t_lo. (Where some c_j is certified,
 /// the rank is full and a contact is the one solution c, all c_j of that
 /// sign: |c_j| in [max(a_j - e_j, 0), a_j + e_j] for each j, certified or
 /// not. Where none is, t_lo = 0.)
-template <class L, int kA, class Points>
-void decide_piece(const Points& q, const Vertex (&p)[Points::kAxes + 3], typename L::M& hit, typename L::M& miss,
-                  typename L::V& t_lo, typename L::V& t_hi) {
+template <class L, int kA, auto kP, class Q>
+void decide_piece(const Q& q, typename L::M& hit, typename L::M& miss, typename L::V& t_lo, typename L::V& t_hi) {
   using V = typename L::V;
   using M = typename L::M;
-  constexpr int kN = Points::kAxes + 3;
-  const V zero = L::set(0), error = L::set(kOrientError[Points::kAxes]), tiny = L::set(linear::kTiny);
+  constexpr int kN = Q::kAxes + 3;
+  static_assert(static_cast<int>(kP.size()) == kN);
+  const V zero = L::set(0), error = L::set(kOrientError[Q::kAxes]), tiny = L::set(linear::kTiny);
   const M none = L::lt(L::set(1), zero), every = L::le(zero, L::set(1));
   M any_pos = none, any_neg = none, all_pos = every, all_neg = every;
   V num_lo = zero, num_hi = zero, den_lo = zero, den_hi = zero;
-  for (int j = 0; j < kN; ++j) {
-    Vertex rest[kN - 1];
-    for (int k = 0, n = 0; k < kN; ++k) {
-      if (k != j) rest[n++] = p[k];
-    }
+  unrolled<kN>([&](auto j) {
+    constexpr auto rest = without(kP, j);
     V o, perm;
-    orient<L>(q, rest, o, perm);
+    orient<L, rest>(q, o, perm);
     const V e = L::add(L::mul(error, perm), tiny);
     const V minus_e = L::sub(zero, e);
-    const bool flip = ((j % 2) != 0) != (j >= kA);  // c_j = -O_j
+    // c_j = -O_j for odd j in A and even j in B; o = -O_j where kNegated.
+    constexpr bool flip = (((j % 2) != 0) != (j >= kA)) != kNegated<rest>;
     const M above = L::gt(o, e), below = L::lt(o, minus_e);
     const M pos = flip ? below : above, neg = flip ? above : below;
     any_pos = L::either(any_pos, pos), any_neg = L::either(any_neg, neg);
     all_pos = L::both(all_pos, pos), all_neg = L::both(all_neg, neg);
-    if (j < kA) {
+    if constexpr (j < kA) {
       const V a = L::abs(o);
       const V lo = L::sub(a, e), hi = L::add(a, e);
       den_lo = L::add(den_lo, lo), den_hi = L::add(den_hi, hi);
-      if (p[j].time == 1) num_lo = L::add(num_lo, L::max(lo, zero)), num_hi = L::add(num_hi, hi);
+      if constexpr (kP[j].time == 1) num_lo = L::add(num_lo, L::max(lo, zero)), num_hi = L::add(num_hi, hi);
     }
-  }
+  });
   hit = L::either(all_pos, all_neg);
   miss = L::both(any_pos, any_neg);
   const V below_one = L::set(1 - kRatioMargin), above_one = L::set(1 + kRatioMargin);
@@ -138,59 +139,45 @@ void decide_piece(const Points& q, const Vertex (&p)[Points::kAxes + 3], typenam
   t_hi = L::min(L::set(1), L::add(L::mul(L::div(num_hi, den_lo), above_one), underflow));
 }
 
-/// The earliest time at which points p[0..kA) can meet the rest: the later of
+/// The earliest time at which points kP[0..kA) can meet the rest: the later of
 /// the two sides' earliest times.
-template <int kA, int kN>
-double earliest_meeting(const Vertex (&p)[kN]) {
+template <int kA, auto kP>
+constexpr double earliest_meeting() {
   int a = 1, b = 1;
-  for (int k = 0; k < kN; ++k) {
+  for (int k = 0; k < static_cast<int>(kP.size()); ++k) {
     int& side = k < kA ? a : b;
-    side = std::min(side, p[k].time);
+    side = std::min(side, kP[k].time);
   }
   return std::max(a, b);
 }
 
-/// Decides a sub-pair of project_piece: `miss` certified; t_lo a lower bound
-/// of its earliest contact wherever it is not a miss.
-template <class L, int kA, class Points>
-void decide_sub_pair(const Points& r, const Vertex (&p)[Points::kAxes + 3], typename L::M& miss,
-                     typename L::V& t_lo) {
-  typename L::M hit;
-  typename L::V t_hi;
-  decide_piece<L, kA>(r, p, hit, miss, t_lo, t_hi);
-  miss = L::either(miss, boxes_separated<L, kA>(r, p));
-  t_lo = L::max(t_lo, L::set(earliest_meeting<kA>(p)));
-}
-
-/// The lower-dimensional test of piece p (described at the top of this file):
-/// `miss` is certified; elsewhere the piece's earliest contact is >= t_lo.
-template <class L, int kA, int kAxes>
-void project_piece(const PointLanes<L, kAxes>& q, const Vertex (&p)[kAxes + 3], typename L::M& miss,
-                   typename L::V& t_lo) {
+/// The lower-dimensional test of piece kP (described at the top of this
+/// file): `miss` is certified; elsewhere the piece's earliest contact is >=
+/// t_lo. Its sub-pairs, one dimension down, are decided on the kAxes
+/// projections along each spatial axis. Not inlined: it is cold, and
+/// flattening its determinants into every kernel entry takes the dispatch
+/// file's compile time from half a minute to over two.
+template <class L, int kA, auto kP, int kAxes>
+__attribute__((noinline)) void project_piece(const PointLanes<L, kAxes>& q, typename L::M& miss, typename L::V& t_lo) {
   using V = typename L::V;
   using M = typename L::M;
-  constexpr int kN = kAxes + 3;
   miss = L::lt(L::set(1), L::set(0));
   t_lo = L::set(0);
   for (int drop = 0; drop < kAxes; ++drop) {
     const ProjectedLanes<L, kAxes> r{q, drop};
     M all_miss = L::le(L::set(0), L::set(1));
     V lo = L::set(std::numeric_limits<double>::infinity());
-    for (int j = 0; j < kN; ++j) {
-      Vertex sub[kN - 1];
-      for (int k = 0, n = 0; k < kN; ++k) {
-        if (k != j) sub[n++] = p[k];
-      }
-      M sub_miss;
-      V sub_lo;
-      if (j < kA) {
-        decide_sub_pair<L, kA - 1>(r, sub, sub_miss, sub_lo);
-      } else {
-        decide_sub_pair<L, kA>(r, sub, sub_miss, sub_lo);
-      }
+    unrolled<kAxes + 3>([&](auto j) {
+      constexpr auto sub = without(kP, j);
+      constexpr int kSubA = j < kA ? kA - 1 : kA;
+      M sub_hit, sub_miss;
+      V sub_lo, sub_hi;
+      decide_piece<L, kSubA, sub>(r, sub_hit, sub_miss, sub_lo, sub_hi);
+      sub_miss = L::either(sub_miss, boxes_separated<L, kSubA, sub>(r));
+      sub_lo = L::max(sub_lo, L::set(earliest_meeting<kSubA, sub>()));
       all_miss = L::both(all_miss, sub_miss);
       lo = L::select(sub_miss, lo, L::min(lo, sub_lo));
-    }
+    });
     miss = L::either(miss, all_miss);
     t_lo = L::max(t_lo, lo);
   }
@@ -223,11 +210,10 @@ void store_piece(typename L::V best, typename L::V other_lo, typename L::V best_
 }
 
 /// Decides queries [q.i, q.i + lanes) of tile `t` (Tile or PlanarTile) over
-/// their kCount pieces (A: the first kA points of each), into t.verdict, t.toi
-/// and t.piece.
-template <class L, int kA, class TileT, int kAxes, int kCount>
-void decide_pieces(TileT& t, const PointLanes<L, kAxes>& q, const Vertex (&pieces)[kCount][kAxes + 3],
-                   double tolerance) {
+/// the P::kCount pieces P::kPoints (A: the first P::kA points of each), into
+/// t.verdict, t.toi and t.piece.
+template <class L, class P, class TileT, int kAxes>
+void decide_pieces(TileT& t, const PointLanes<L, kAxes>& q, double tolerance) {
   using V = typename L::V;
   using M = typename L::M;
   const std::size_t i = q.i;
@@ -241,18 +227,19 @@ void decide_pieces(TileT& t, const PointLanes<L, kAxes>& q, const Vertex (&piece
   // The contact piece: `best`, the first hit piece with the least t_hi, and
   // `other_lo`, the least t_lo of the other hit pieces.
   V best = L::set(-1), best_lo = inf, other_lo = inf;
-  for (int k = 0; k < kCount; ++k) {
-    const M separated = boxes_separated<L, kA>(q, pieces[k]);
-    if (L::all(separated)) continue;
+  unrolled<P::kCount>([&](auto k) {
+    constexpr Points<kAxes + 3> piece = std::to_array(P::kPoints[k]);
+    const M separated = boxes_separated<L, P::kA, piece>(q);
+    if (L::all(separated)) return;
     M piece_hit, piece_miss;
     V piece_lo, piece_hi;
-    decide_piece<L, kA>(q, pieces[k], piece_hit, piece_miss, piece_lo, piece_hi);
+    decide_piece<L, P::kA, piece>(q, piece_hit, piece_miss, piece_lo, piece_hi);
     piece_hit = L::but_not(piece_hit, separated);
     M piece_uncertain = L::but_not(L::but_not(L::but_not(valid, separated), piece_hit), piece_miss);
     if (L::any(piece_uncertain)) {
       M lower_miss;
       V lower_lo;
-      project_piece<L, kA>(q, pieces[k], lower_miss, lower_lo);
+      project_piece<L, P::kA, piece>(q, lower_miss, lower_lo);
       piece_uncertain = L::but_not(piece_uncertain, lower_miss);
       uncertain_lo = L::select(piece_uncertain, L::min(uncertain_lo, L::max(piece_lo, lower_lo)), uncertain_lo);
     }
@@ -261,7 +248,7 @@ void decide_pieces(TileT& t, const PointLanes<L, kAxes>& q, const Vertex (&piece
     track_best<L>(piece_hit, piece_lo, piece_hi, k, hi, best, best_lo, other_lo);
     lo = L::select(piece_hit, L::min(lo, piece_lo), lo);
     hi = L::select(piece_hit, L::min(hi, piece_hi), hi);
-  }
+  });
   store_piece<L>(best, other_lo, hi, t.piece + i);
   // Certified within the tolerance: hi - lo <= tolerance even after the
   // subtraction's rounding (relative 2^-53 < the 2^-50 taken off).

@@ -40,10 +40,13 @@ namespace simdccd::spacetime::SIMDCCD_LINEAR_NAMESPACE {
 
 namespace detail {
 
-/// Segment (p, p'); triangles (a, b, b') and (a, a', b'), in piece order.
-inline constexpr Vertex kPlanarPieces[2][5] = {
-    {{0, 0}, {0, 1}, {1, 0}, {2, 0}, {2, 1}},
-    {{0, 0}, {0, 1}, {1, 0}, {1, 1}, {2, 1}},
+struct PlanarPieces {
+  static constexpr int kA = 2, kCount = 2;
+  // Segment (p, p'); triangles (a, b, b') and (a, a', b').
+  static constexpr Vertex kPoints[kCount][5] = {
+      {{0, 0}, {0, 1}, {1, 0}, {2, 0}, {2, 1}},
+      {{0, 0}, {0, 1}, {1, 0}, {1, 1}, {2, 1}},
+  };
 };
 
 }  // namespace detail
@@ -53,7 +56,7 @@ inline constexpr Vertex kPlanarPieces[2][5] = {
 template <class L>
 void decide_planar_tile(PlanarTile& t, double tolerance) {
   detail::for_each_vector<L>(t.coord, t.count, [&](const double* const* coord, std::size_t i) {
-    detail::decide_pieces<L, 2>(t, detail::PointLanes<L, 2>{coord, i}, detail::kPlanarPieces, tolerance);
+    detail::decide_pieces<L, detail::PlanarPieces>(t, detail::PointLanes<L, 2>{coord, i}, tolerance);
   });
 }
 

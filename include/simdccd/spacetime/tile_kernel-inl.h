@@ -116,7 +116,7 @@ template <class L, QueryType kType>
 void decide_tile(Tile& t, double tolerance) {
   using P = detail::Pieces<kType>;
   detail::for_each_vector<L>(t.coord, t.count, [&](const double* const* coord, std::size_t i) {
-    detail::decide_pieces<L, P::kA>(t, detail::PointLanes<L, 3>{coord, i}, P::kPoints, tolerance);
+    detail::decide_pieces<L, P>(t, detail::PointLanes<L, 3>{coord, i}, tolerance);
   });
 }
 
