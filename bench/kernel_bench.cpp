@@ -54,7 +54,8 @@ Usage: simdccd_bench [--count N] [--seed S] [--simulation DIR] [--targets LIST]
 Columns: queries/s; x_double, the ratio to double on 1 thread (same workload
 and mode); hits; and of all queries the fractions screened out by the cheap
 filters, reaching root isolation, and uncertain (exact: sent to the oracle);
-the space-time kernels count neither screened nor root (0).
+the space-time kernels count queries whose pieces the box screen all separated
+as screened, and none at the root stage (0).
 )";
 
 struct Workload {

@@ -164,7 +164,10 @@ struct SpacetimeModel {
   }
 
   /// screened_out and root_stage stay 0 in the space-time kernels (spacetime_ccd.hpp).
-  static bool stats_consistent(const BatchStats& s, std::uint64_t) { return s.screened_out == 0 && s.root_stage == 0; }
+  /// Screened queries are misses (the answers' check proves them right).
+  static bool stats_consistent(const BatchStats& s, std::uint64_t invalid) {
+    return s.screened_out + s.hits + invalid <= s.queries && s.root_stage == 0;
+  }
 
   static SpacetimeResult oracle(const Item& item) { return spacetime_exact_ccd(kType, item.h.query, item.ids); }
   static bool oracle_decided(const SpacetimeResult& r) { return r.status == Status::exact; }

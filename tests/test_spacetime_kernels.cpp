@@ -289,6 +289,7 @@ void check_workload(const std::string& name, const Workload& w) {
       CHECK(f.not_identical == 0);
       CHECK(a.stats.uncertain == f.uncertain);
       CHECK(a.stats.hits == f.hits);
+      CHECK(a.stats.screened_out <= w.queries.size() - oracle_hits);
     }
   }
   check_contact(name, w, soa, oracle);
@@ -539,6 +540,28 @@ TEST_CASE("spacetime kernels: the lower-dimensional fallback decides coplanar sl
         }
         CHECK(e.stats.uncertain == w->queries.size() / 2);
       }
+    }
+  }
+}
+
+TEST_CASE("spacetime kernels: BatchStats count the box screen's misses as screened") {
+  // Far apart (every piece's boxes disjoint), then crossing the face, then
+  // passing beside it with overlapping boxes: only the first is screened.
+  Workload w(VF);
+  w.add(vfT({5, 5, 5}, {6, 5, 5}), SpacetimeIds{{0, 1, 2, 3}});
+  w.add(vfT({0.25, 0.25, 1}, {0.25, 0.25, -1}), SpacetimeIds{{0, 1, 2, 3}});
+  w.add(vfT({0.75, 0.75, 1}, {0.75, 0.75, -1}), SpacetimeIds{{0, 1, 2, 3}});
+  const Soa soa(w);
+  RestoreAuto restore;
+  for (const std::string& impl : implementations_under_test()) {
+    for (Mode mode : {Mode::exact, Mode::conservative}) {
+      INFO(impl, " ", to_string(mode));
+      const Answers a = run(impl, soa, mode);
+      CHECK(a.hit[0] == 0);
+      CHECK(a.hit[1] == 1);
+      CHECK(a.hit[2] == 0);
+      CHECK(a.stats.screened_out == 1);
+      CHECK(a.stats.root_stage == 0);
     }
   }
 }

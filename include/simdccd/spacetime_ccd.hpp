@@ -23,7 +23,9 @@
 // Invalid input (NaN, infinity, magnitude > 2^60, an index out of range) gets
 // status `invalid_input`, hit 0, toi +infinity; Mode::oracle decides any
 // finite input. Answers are bit-identical on every implementation and thread
-// count. In BatchStats, `screened_out` and `root_stage` stay 0.
+// count. In BatchStats, `screened_out` counts the misses whose every piece the
+// box screen separated (no determinant computed), and `root_stage` stays 0
+// (the model has no roots to isolate).
 //
 // The contact piece and normal (SpacetimeResults, optional outputs):
 // - `piece`: the piece (spacetime_oracle.hpp numbering: VF tetrahedron 0..2;

@@ -121,7 +121,7 @@ struct Answer {
 
 /// The answer of entry i, the oracle called through `oracle()` when needed.
 template <class Oracle>
-Answer answer_of(double verdict, double toi, double piece, Mode mode, bool wants_piece,
+Answer answer_of(double verdict, double toi, double piece, bool screened, Mode mode, bool wants_piece,
                  BatchStats& stats, Oracle oracle) {
   Answer a;
   const bool hit = mode != Mode::oracle && is_verdict(verdict, Verdict::hit);
@@ -141,6 +141,8 @@ Answer answer_of(double verdict, double toi, double piece, Mode mode, bool wants
     a.hit = true, a.toi = toi;
     // -1: the kernel could not tell the piece, which matters only when asked for.
     if (piece >= 0) a.piece = static_cast<std::uint8_t>(piece);
+  } else {
+    stats.screened_out += screened;
   }
   stats.invalid += a.status == Status::invalid_input;
   stats.hits += a.hit;
@@ -160,7 +162,7 @@ BatchStats store_tile(const Tile& tile, QueryType type, Mode mode, const Spaceti
   for (std::size_t i = 0; i < tile.count; ++i) {
     const std::size_t o = begin + i;
     const Answer a = answer_of(tile.verdict[i], tile.toi[i], mode == Mode::oracle ? -1 : tile.piece[i],
-                               mode, contact, stats,
+                               mode != Mode::oracle && tile.screened[i] != 0, mode, contact, stats,
                                [&] { return spacetime_exact_ccd(type, query_of(tile, i), in_order); });
     out.hit[o] = a.hit;
     out.toi[o] = a.toi;
@@ -214,7 +216,7 @@ BatchStats store_tile(const PlanarTile& tile, Mode mode, const SpacetimeResults&
   for (std::size_t i = 0; i < tile.count; ++i) {
     const std::size_t o = begin + i;
     const Answer a = answer_of(tile.verdict[i], tile.toi[i], mode == Mode::oracle ? -1 : tile.piece[i],
-                               mode, contact, stats,
+                               mode != Mode::oracle && tile.screened[i] != 0, mode, contact, stats,
                                [&] { return spacetime_exact_ccd(planar_query(i, false), in_order); });
     out.hit[o] = a.hit;
     out.toi[o] = a.toi;

@@ -211,7 +211,7 @@ void store_piece(typename L::V best, typename L::V other_lo, typename L::V best_
 
 /// Decides queries [q.i, q.i + lanes) of tile `t` (Tile or PlanarTile) over
 /// the P::kCount pieces P::kPoints (A: the first P::kA points of each), into
-/// t.verdict, t.toi and t.piece.
+/// t.verdict, t.toi, t.piece and t.screened.
 template <class L, class P, class TileT, int kAxes>
 void decide_pieces(TileT& t, const PointLanes<L, kAxes>& q, double tolerance) {
   using V = typename L::V;
@@ -220,7 +220,7 @@ void decide_pieces(TileT& t, const PointLanes<L, kAxes>& q, double tolerance) {
   const V zero = L::set(0), inf = L::set(std::numeric_limits<double>::infinity());
   const M none = L::lt(L::set(1), zero);
   const M valid = valid_input<L, 2 * (kAxes + 1) * kAxes>(q.coord, i);
-  M uncertain = none, hit = none;
+  M uncertain = none, hit = none, screened = L::le(zero, L::set(1));
   V lo = inf, hi = inf;
   // The least lower bound of the uncertain pieces' earliest contact.
   V uncertain_lo = inf;
@@ -230,6 +230,7 @@ void decide_pieces(TileT& t, const PointLanes<L, kAxes>& q, double tolerance) {
   unrolled<P::kCount>([&](auto k) {
     constexpr Points<kAxes + 3> piece = std::to_array(P::kPoints[k]);
     const M separated = boxes_separated<L, P::kA, piece>(q);
+    screened = L::both(screened, separated);
     if (L::all(separated)) return;
     M piece_hit, piece_miss;
     V piece_lo, piece_hi;
@@ -250,6 +251,7 @@ void decide_pieces(TileT& t, const PointLanes<L, kAxes>& q, double tolerance) {
     hi = L::select(piece_hit, L::min(hi, piece_hi), hi);
   });
   store_piece<L>(best, other_lo, hi, t.piece + i);
+  L::store(L::select(screened, L::set(1), zero), t.screened + i);
   // Certified within the tolerance: hi - lo <= tolerance even after the
   // subtraction's rounding (relative 2^-53 < the 2^-50 taken off).
   const M tight = L::le(L::sub(hi, lo), L::set(tolerance * (1 - 0x1p-50)));

@@ -24,6 +24,9 @@ struct alignas(64) Tile {
   /// Hit: the piece of the earliest contact, or -1 when two hit pieces' toi
   /// brackets overlap (which one is earliest is not certified).
   double piece[kTileSize];
+  /// 1 where the box screen separated every piece (a miss without
+  /// determinants), else 0.
+  double screened[kTileSize];
   /// The query point (0..3) loaded into each slot (set by load_tile).
   std::uint8_t slot[4][kTileSize];
 };
@@ -39,6 +42,7 @@ struct alignas(64) PlanarTile {
   double verdict[kTileSize];
   double toi[kTileSize];
   double piece[kTileSize];
+  double screened[kTileSize];
   std::uint8_t slot[3][kTileSize];
 };
 
