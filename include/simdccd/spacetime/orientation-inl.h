@@ -92,15 +92,17 @@ struct PointLanes {
   V diff(Vertex a, Vertex base, int axis) const { return L::sub(at(a, axis), at(base, axis)); }
 };
 
-/// The points of `q` projected along spatial axis `drop`: the other axes, in
-/// order, and t.
+/// The points of `q` projected, in each lane, along the spatial axis that
+/// `drop` (lanes() doubles) holds for it: the other axes, in order, and t.
 template <class L, int kStoredAxes>
 struct ProjectedLanes {
   using V = typename L::V;
   static constexpr int kAxes = kStoredAxes - 1;
   const PointLanes<L, kStoredAxes>& q;
-  int drop;
-  V at(Vertex v, int axis) const { return q.at(v, axis < drop ? axis : axis + 1); }
+  const double* drop;
+  V at(Vertex v, int axis) const {
+    return L::select(L::le(L::load(drop), L::set(axis)), q.at(v, axis + 1), q.at(v, axis));
+  }
   V diff(Vertex a, Vertex base, int axis) const { return L::sub(at(a, axis), at(base, axis)); }
 };
 

@@ -11,8 +11,10 @@
 //
 // The lower-dimensional fallback (project_piece) is the paper's answer to a
 // singular system, run on the lanes where a piece is uncertain. Drop one
-// spatial axis: the projection keeps t, and the projected A and B must meet
-// wherever A and B do, at the same t. In the projection (n = kAxes - 1 spatial
+// spatial axis, in each lane the one along which the piece's points spread
+// least (the normal's dominant axis when they are coplanar in space): the
+// projection keeps t, and the projected A and B must meet wherever A and B
+// do, at the same t. In the projection (n = kAxes - 1 spatial
 // axes and t) the kAxes + 3 points are one more than a Cramer system takes, and
 // the reduction is exact: the projected intersection, if any, has a vertex
 // (a basic solution of the linear program in the barycentric coordinates, with
@@ -23,14 +25,14 @@
 // sub-pair is a piece one dimension down, decided by decide_piece; one that
 // meets cannot be certified a miss (that needs two exact cofactors of opposite
 // signs, hence a unique solution, not a non-negative one). So:
-// - every sub-pair of some projection a certified miss (or box-separated):
-//   the piece is a certified miss;
-// - else the piece's earliest contact is at least, in every projection, the
-//   least over its sub-pairs not certified a miss of their decide_piece t_lo
+// - every sub-pair a certified miss (or box-separated): the piece is a
+//   certified miss;
+// - else the piece's earliest contact is at least the least over its
+//   sub-pairs not certified a miss of their decide_piece t_lo
 //   (a bound from the cofactors, certified or not, wherever one is certified),
 //   raised to the earliest time both sides' points allow (1 for an endpoint at
-//   t = 1 or a face at t = 1). The piece stays uncertain with the greatest of
-//   these bounds and its own t_lo, which is what makes coplanar sliding (flat
+//   t = 1 or a face at t = 1). The piece stays uncertain with the greater of
+//   this bound and its own t_lo, which is what makes coplanar sliding (flat
 //   cloth, resting contact) a certified miss or a tight conservative toi
 //   without the oracle.
 // Certifying a hit needs exact coplanarity, which floating point cannot
@@ -153,34 +155,41 @@ constexpr double earliest_meeting() {
 
 /// The lower-dimensional test of piece kP (described at the top of this
 /// file): `miss` is certified; elsewhere the piece's earliest contact is >=
-/// t_lo. Its sub-pairs, one dimension down, are decided on the kAxes
-/// projections along each spatial axis. Not inlined: it is cold, and
-/// flattening its determinants into every kernel entry takes the dispatch
-/// file's compile time from half a minute to over two.
+/// t_lo. Not inlined: it is cold, and flattening its determinants into every
+/// kernel entry takes the dispatch file's compile time from half a minute to
+/// over two.
 template <class L, int kA, auto kP, int kAxes>
 __attribute__((noinline)) void project_piece(const PointLanes<L, kAxes>& q, typename L::M& miss, typename L::V& t_lo) {
   using V = typename L::V;
   using M = typename L::M;
-  miss = L::lt(L::set(1), L::set(0));
-  t_lo = L::set(0);
-  for (int drop = 0; drop < kAxes; ++drop) {
-    const ProjectedLanes<L, kAxes> r{q, drop};
-    M all_miss = L::le(L::set(0), L::set(1));
-    V lo = L::set(std::numeric_limits<double>::infinity());
-    unrolled<kAxes + 3>([&](auto j) {
-      constexpr auto sub = without(kP, j);
-      constexpr int kSubA = j < kA ? kA - 1 : kA;
-      M sub_hit, sub_miss;
-      V sub_lo, sub_hi;
-      decide_piece<L, kSubA, sub>(r, sub_hit, sub_miss, sub_lo, sub_hi);
-      sub_miss = L::either(sub_miss, boxes_separated<L, kSubA, sub>(r));
-      sub_lo = L::max(sub_lo, L::set(earliest_meeting<kSubA, sub>()));
-      all_miss = L::both(all_miss, sub_miss);
-      lo = L::select(sub_miss, lo, L::min(lo, sub_lo));
+  // Each lane's axis of least spread (the first on a tie).
+  V drop = L::set(0), least = L::set(std::numeric_limits<double>::infinity());
+  unrolled<kAxes>([&](auto axis) {
+    V lo = q.at(kP[0], axis), hi = lo;
+    unrolled<kAxes + 2>([&](auto k) {
+      const V x = q.at(kP[k + 1], axis);
+      lo = L::min(lo, x), hi = L::max(hi, x);
     });
-    miss = L::either(miss, all_miss);
-    t_lo = L::max(t_lo, lo);
-  }
+    const V spread = L::sub(hi, lo);
+    drop = L::select(L::lt(spread, least), L::set(axis), drop);
+    least = L::min(least, spread);
+  });
+  alignas(64) double drop_lanes[kTileSize];
+  L::store(drop, drop_lanes);
+  const ProjectedLanes<L, kAxes> r{q, drop_lanes};
+  miss = L::le(L::set(0), L::set(1));
+  t_lo = L::set(std::numeric_limits<double>::infinity());
+  unrolled<kAxes + 3>([&](auto j) {
+    constexpr auto sub = without(kP, j);
+    constexpr int kSubA = j < kA ? kA - 1 : kA;
+    M sub_hit, sub_miss;
+    V sub_lo, sub_hi;
+    decide_piece<L, kSubA, sub>(r, sub_hit, sub_miss, sub_lo, sub_hi);
+    sub_miss = L::either(sub_miss, boxes_separated<L, kSubA, sub>(r));
+    sub_lo = L::max(sub_lo, L::set(earliest_meeting<kSubA, sub>()));
+    miss = L::both(miss, sub_miss);
+    t_lo = L::select(sub_miss, t_lo, L::min(t_lo, sub_lo));
+  });
 }
 
 /// Tracks the contact piece over the hit pieces, taken in increasing index

@@ -13,7 +13,7 @@
 // orient(the 4 points but j) = det[(q_i, 1)] (4 x 4), the 3D orientation
 // predicate. Every c_j certified of one sign: a transversal hit at t* =
 // c_{p'} / (c_p + c_{p'}); two of opposite signs: a miss; anything else goes to
-// the lower-dimensional fallback (the piece projected to x-t and y-t), then,
+// the lower-dimensional fallback (the piece projected to x-t or y-t), then,
 // if still uncertain, to the oracle (exact) or counts as a hit at the
 // fallback's bound (conservative).
 //

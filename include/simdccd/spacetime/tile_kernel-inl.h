@@ -22,7 +22,7 @@
 // - anything else (a sign within its error bound: touching, lower-dimensional
 //   contact, a singular system) is uncertain, and goes to the paper's
 //   lower-dimensional fallback (piece_kernel-inl.h: the piece projected to
-//   x-y-t, x-z-t and y-z-t, where the segment against the tetrahedron's faces
+//   x-y-t, x-z-t or y-z-t, where the segment against the tetrahedron's faces
 //   and the endpoints against the tetrahedron, or each edge against the other
 //   triangle, are pieces one dimension down). It certifies a miss, or bounds
 //   the piece's earliest contact from below; what it cannot certify goes to
