@@ -166,7 +166,8 @@ oracle of --verify. Runs over 2 s show progress on stderr.
 Exit status: 0 done; 1 check or step found a false negative (check: against
 the linear truth, so only with --model linear) or an invalid query, step in
 exact or oracle mode a false positive, --verify found a disagreement the mode
-rules out (exact: any; conservative: an oracle false negative), or
+rules out (exact: any; conservative: an oracle false negative; both: a toi
+later than the oracle's), or
 compare-models a kernel answer the oracle did not confirm; 2 usage error (an
 unknown or unrunnable --target or --model too), or unreadable or malformed
 input; 3 internal error.
