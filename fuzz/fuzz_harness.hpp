@@ -52,6 +52,7 @@
 namespace simdccd::fuzz {
 
 using test::Answer;
+using Answers = test::BatchAnswers;
 using test::HardQuery;
 
 constexpr QueryType kType = SIMDCCD_FUZZ_TYPE == 0 ? QueryType::vertex_face : QueryType::edge_edge;
@@ -85,15 +86,6 @@ struct SoaCoords {
     });
   }
   SoaCoords(const SoaCoords&) = delete;
-};
-
-struct Outputs {
-  std::vector<std::uint8_t> hit;
-  std::vector<double> toi;
-  std::vector<Status> status;
-  explicit Outputs(std::size_t n) : hit(n, 7), toi(n, -1.0), status(n, static_cast<Status>(99)) {}
-  BatchResults view() { return {hit.data(), toi.data(), status.data()}; }
-  Answer at(std::size_t i) const { return {hit[i] != 0, toi[i], status[i]}; }
 };
 
 /// One implementation: a name for set_implementation() ("xsimd" for the xsimd entry).
@@ -155,7 +147,7 @@ struct Harness {
     std::abort();
   }
 
-  static void check_stats(const B& b, Mode mode, const Outputs& out, const BatchStats& s, const std::string& impl) {
+  static void check_stats(const B& b, Mode mode, const Answers& out, const BatchStats& s, const std::string& impl) {
     std::uint64_t hits = 0, invalid = 0, undecided = 0;
     for (std::size_t i = 0; i < b.items.size(); ++i) {
       hits += out.hit[i];
@@ -205,13 +197,13 @@ struct Harness {
   }
 
   /// Runs `impl` in `mode` over the batch, split in two calls, and checks the statistics.
-  static Outputs run(const B& b, const Soa& soa, const Implementation& impl, Mode mode) {
+  static Answers run(const B& b, const Soa& soa, const Implementation& impl, Mode mode) {
     if (impl.dispatch && !set_implementation(impl.name)) {
       fail(b, 0, impl.name, "set_implementation refused a runnable implementation", "");
     }
     Options options = b.options;
     options.mode = mode;
-    Outputs out(b.items.size());
+    Answers out(b.items.size());
     BatchStats stats = Model::batch(soa, !impl.dispatch, options, out.view(), 0, b.split);
     stats += Model::batch(soa, !impl.dispatch, options, out.view(), b.split, b.items.size());
     check_stats(b, mode, out, stats, impl.name);
@@ -219,7 +211,7 @@ struct Harness {
   }
 
   static void check(const B& b, Mode mode, const std::vector<OracleResult>& oracle, const std::string& impl,
-                    const Outputs& out) {
+                    const Answers& out) {
     for (std::size_t i = 0; i < b.items.size(); ++i) {
       const std::size_t d = i % b.decoded;
       const Answer a = out.at(i);
@@ -253,10 +245,10 @@ struct Harness {
     const std::string restore = active_implementation();
     const std::vector<Implementation>& all = implementations();
     // Conservative mode everywhere: checked, and bit-identical across implementations.
-    const Outputs first = run(b, soa, all.front(), Mode::conservative);
+    const Answers first = run(b, soa, all.front(), Mode::conservative);
     check(b, Mode::conservative, oracle, all.front().name, first);
     for (std::size_t k = 1; k < all.size(); ++k) {
-      const Outputs out = run(b, soa, all[k], Mode::conservative);
+      const Answers out = run(b, soa, all[k], Mode::conservative);
       for (std::size_t i = 0; i < n; ++i) {
         if (!(out.at(i) == first.at(i))) {
           fail(b, i, all[k].name, "implementations disagree",
@@ -268,7 +260,7 @@ struct Harness {
     // Exact mode on one implementation: checked, and the same as conservative where that was certified.
     if (kMode == Mode::exact) {
       const Implementation& impl = all[b.exact_implementation % all.size()];
-      const Outputs out = run(b, soa, impl, Mode::exact);
+      const Answers out = run(b, soa, impl, Mode::exact);
       check(b, Mode::exact, oracle, impl.name, out);
       for (std::size_t i = 0; i < n; ++i) {
         const Answer c = first.at(i), x = out.at(i);
@@ -287,7 +279,7 @@ struct Harness {
       std::vector<std::array<std::int32_t, 3>> faces;
       std::vector<std::array<std::int32_t, 2>> edges, pairs;
       const IndexedQueries iq = indexed(b, x0, x1, faces, edges, pairs);
-      Outputs out(n);
+      Answers out(n);
       Options options = b.options;
       options.mode = Mode::conservative;
       Model::indexed_batch(iq, options, out.view(), 0, n);

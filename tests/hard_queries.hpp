@@ -30,8 +30,10 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "simdccd/exact_oracle.hpp"
+#include "simdccd/linear_ccd.hpp"
 #include "simdccd/options.hpp"
 #include "simdccd/query.hpp"
 #include "simdccd/rational_query.hpp"
@@ -921,6 +923,16 @@ struct Answer {
     return a.hit == b.hit && a.status == b.status &&
            std::memcmp(&a.toi, &b.toi, sizeof a.toi) == 0;  // bit-identical, +-0 and NaN told apart
   }
+};
+
+/// The outputs of one run over a batch, pre-filled with values no kernel writes.
+struct BatchAnswers {
+  std::vector<std::uint8_t> hit;
+  std::vector<double> toi;
+  std::vector<Status> status;
+  explicit BatchAnswers(std::size_t n) : hit(n, 7), toi(n, -1.0), status(n, static_cast<Status>(99)) {}
+  BatchResults view() { return {hit.data(), toi.data(), status.data()}; }
+  Answer at(std::size_t i) const { return {hit[i] != 0, toi[i], status[i]}; }
 };
 
 inline std::string format(const char* fmt, auto... args) {

@@ -72,15 +72,7 @@ constexpr Plan kPlans[] = {
     {HardClass::raw_bits, 6000, 6000, 6000},
 };
 
-/// Answers of one run over a batch.
-struct Answers {
-  std::vector<std::uint8_t> hit;
-  std::vector<double> toi;
-  std::vector<Status> status;
-  explicit Answers(std::size_t n) : hit(n, 7), toi(n, -1.0), status(n, static_cast<Status>(99)) {}
-  BatchResults view() { return {hit.data(), toi.data(), status.data()}; }
-  Answer at(std::size_t i) const { return {hit[i] != 0, toi[i], status[i]}; }
-};
+using Answers = test::BatchAnswers;
 
 std::string where(QueryType type, const HardQuery& h, std::size_t i, const std::string& impl, double tolerance) {
   return test::format("%s, class %s, query %zu, implementation %s, time_tolerance %g%s\n",

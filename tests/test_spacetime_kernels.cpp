@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "implementations.hpp"
+#include "sliding_checks.hpp"
 #include "simdccd/spacetime_ccd.hpp"
 #include "soa_columns.hpp"
 #include "test_scale.hpp"
@@ -524,20 +525,7 @@ TEST_CASE("spacetime kernels: the lower-dimensional fallback decides coplanar sl
         INFO(impl, " rotation ", k, w->type == VF ? " VF" : " EE");
         const Answers c = run(impl, soa, Mode::conservative);
         const Answers e = run(impl, soa, Mode::exact);
-        for (std::size_t i = 0; i < w->queries.size(); i += 2) {
-          // The miss: certified, in exact mode without the oracle.
-          CHECK(c.hit[i] == 0);
-          CHECK(c.status[i] == Status::certified);
-          CHECK(e.status[i] == Status::certified);
-          // The hit: a contact no floating-point sign certifies, still
-          // uncertain, but with a tight lower bound instead of 0.
-          CHECK(c.hit[i + 1] == 1);
-          CHECK(c.status[i + 1] == Status::uncertain);
-          CHECK(c.toi[i + 1] <= 0.5);
-          CHECK(c.toi[i + 1] >= 0.5 - 1e-12);
-          CHECK(e.hit[i + 1] == 1);
-          CHECK(e.toi[i + 1] == 0.5);
-        }
+        for (std::size_t i = 0; i < w->queries.size(); i += 2) test::check_sliding(c, e, i, i + 1);
         CHECK(e.stats.uncertain == w->queries.size() / 2);
       }
     }

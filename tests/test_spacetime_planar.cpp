@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "implementations.hpp"
+#include "sliding_checks.hpp"
 #include "simdccd/spacetime_ccd.hpp"
 #include "soa_columns.hpp"
 #include "test_scale.hpp"
@@ -360,19 +361,7 @@ TEST_CASE("spacetime planar kernel: the lower-dimensional fallback decides colli
       INFO(impl, swap == 0 ? " along x" : " along y");
       const Answers c = run(impl, soa, Mode::conservative, false);
       const Answers e = run(impl, soa, Mode::exact, false);
-      for (std::size_t i = 0; i < 2; ++i) {
-        // The miss: certified, in exact mode without the oracle.
-        CHECK(c.hit[i] == 0);
-        CHECK(c.status[i] == Status::certified);
-        CHECK(e.status[i] == Status::certified);
-        // The hit: still uncertain, with a tight lower bound instead of 0.
-        CHECK(c.hit[i + 2] == 1);
-        CHECK(c.status[i + 2] == Status::uncertain);
-        CHECK(c.toi[i + 2] <= 0.5);
-        CHECK(c.toi[i + 2] >= 0.5 - 1e-12);
-        CHECK(e.hit[i + 2] == 1);
-        CHECK(e.toi[i + 2] == 0.5);
-      }
+      for (std::size_t i = 0; i < 2; ++i) test::check_sliding(c, e, i, i + 2);
       CHECK(e.stats.uncertain == 2);
     }
   }

@@ -37,7 +37,6 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
@@ -47,6 +46,7 @@
 #include <utility>
 #include <vector>
 
+#include "hard_queries.hpp"
 #include "simdccd/spacetime_ccd.hpp"
 #include "simdccd/spacetime_oracle.hpp"
 #include "simdccd/targets.hpp"
@@ -330,18 +330,9 @@ Batch make_batch(const Mesh& m, Motion motion, QueryType type) {
   return b;
 }
 
-struct Answers {
-  std::vector<std::uint8_t> hit;
-  std::vector<double> toi;
-  std::vector<Status> status;
-  explicit Answers(std::size_t n) : hit(n, 7), toi(n, -1), status(n, static_cast<Status>(99)) {}
-  BatchResults view() { return {hit.data(), toi.data(), status.data()}; }
-};
+using Answers = test::BatchAnswers;
 
-bool same(const Answers& a, const Answers& b, std::size_t i) {
-  return a.hit[i] == b.hit[i] && a.status[i] == b.status[i] &&
-         std::bit_cast<std::uint64_t>(a.toi[i]) == std::bit_cast<std::uint64_t>(b.toi[i]);
-}
+bool same(const Answers& a, const Answers& b, std::size_t i) { return a.at(i) == b.at(i); }
 
 /// Both forms of the batch: SoA with id arrays, and indexed (ids = indices).
 struct Forms {

@@ -88,8 +88,6 @@ struct PointLanes {
   const double* const* coord;
   std::size_t i;
   V at(Vertex v, int axis) const { return L::load(coord[kAxes * ((kAxes + 1) * v.time + v.point) + axis] + i); }
-  /// The spatial difference a - base, rounded once.
-  V diff(Vertex a, Vertex base, int axis) const { return L::sub(at(a, axis), at(base, axis)); }
 };
 
 /// The points of `q` projected, in each lane, along the spatial axis that
@@ -103,8 +101,14 @@ struct ProjectedLanes {
   V at(Vertex v, int axis) const {
     return L::select(L::le(L::load(drop), L::set(axis)), q.at(v, axis + 1), q.at(v, axis));
   }
-  V diff(Vertex a, Vertex base, int axis) const { return L::sub(at(a, axis), at(base, axis)); }
 };
+
+/// The spatial difference a - base along `axis` of q (PointLanes or
+/// ProjectedLanes), rounded once.
+template <class L, class Q>
+typename L::V diff(const Q& q, Vertex a, Vertex base, int axis) {
+  return L::sub(q.at(a, axis), q.at(base, axis));
+}
 
 /// det[v_i - o] over the Q::kAxes spatial axes of `q`, and its permanent.
 template <class L, class Q>
@@ -112,17 +116,17 @@ void spatial_det(const Q& q, Vertex o, const Vertex (&v)[Q::kAxes], typename L::
                  typename L::V& perm) {
   using V = typename L::V;
   if constexpr (Q::kAxes == 1) {
-    det = q.diff(v[0], o, 0);
+    det = diff<L>(q, v[0], o, 0);
     perm = L::abs(det);
   } else if constexpr (Q::kAxes == 2) {
-    const V ax = q.diff(v[0], o, 0), ay = q.diff(v[0], o, 1);
-    const V bx = q.diff(v[1], o, 0), by = q.diff(v[1], o, 1);
+    const V ax = diff<L>(q, v[0], o, 0), ay = diff<L>(q, v[0], o, 1);
+    const V bx = diff<L>(q, v[1], o, 0), by = diff<L>(q, v[1], o, 1);
     det = L::sub(L::mul(ax, by), L::mul(ay, bx));
     perm = L::add(L::mul(L::abs(ax), L::abs(by)), L::mul(L::abs(ay), L::abs(bx)));
   } else {
-    const V ax = q.diff(v[0], o, 0), ay = q.diff(v[0], o, 1), az = q.diff(v[0], o, 2);
-    const V bx = q.diff(v[1], o, 0), by = q.diff(v[1], o, 1), bz = q.diff(v[1], o, 2);
-    const V cx = q.diff(v[2], o, 0), cy = q.diff(v[2], o, 1), cz = q.diff(v[2], o, 2);
+    const V ax = diff<L>(q, v[0], o, 0), ay = diff<L>(q, v[0], o, 1), az = diff<L>(q, v[0], o, 2);
+    const V bx = diff<L>(q, v[1], o, 0), by = diff<L>(q, v[1], o, 1), bz = diff<L>(q, v[1], o, 2);
+    const V cx = diff<L>(q, v[2], o, 0), cy = diff<L>(q, v[2], o, 1), cz = diff<L>(q, v[2], o, 2);
     const V x = L::sub(L::mul(by, cz), L::mul(bz, cy));
     const V y = L::sub(L::mul(bz, cx), L::mul(bx, cz));
     const V z = L::sub(L::mul(bx, cy), L::mul(by, cx));
