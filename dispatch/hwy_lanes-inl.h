@@ -1,4 +1,4 @@
-// The lane type of include/simdccd/linear/lanes.hpp for Highway vectors of the
+// The lane type of include/simdccd/simd/lanes.hpp for Highway vectors of the
 // current HWY_NAMESPACE (one full vector of doubles: 1 lane on SCALAR, 2 on
 // SSSE3/SSE4/NEON, 4 on AVX2, 8 on AVX3, a runtime count on SVE).
 //
@@ -31,7 +31,7 @@
 #include "hwy/highway.h"
 
 HWY_BEFORE_NAMESPACE();
-namespace simdccd::linear::HWY_NAMESPACE {
+namespace simdccd::simd::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 struct HwyLanes {
@@ -69,7 +69,7 @@ struct HwyLanes {
   static bool all(M m) { return hn::AllTrue(D(), m); }
 };
 
-}  // namespace simdccd::linear::HWY_NAMESPACE
+}  // namespace simdccd::simd::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
 #endif  // SIMDCCD_DISPATCH_HWY_LANES_INL_H_ toggle

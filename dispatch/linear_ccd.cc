@@ -17,10 +17,11 @@
 #include <vector>
 
 #include "hwy_dispatch.h"
-#include "simdccd/linear/error_bounds.hpp"
-#include "simdccd/linear/lanes.hpp"
 #include "simdccd/linear/tile.hpp"
 #include "simdccd/query.hpp"
+#include "simdccd/simd/error_bounds.hpp"
+#include "simdccd/simd/lanes.hpp"
+#include "simdccd/simd/tile.hpp"
 
 // foreach_target.h re-includes this path, relative to the source root (a
 // private include directory of the library).
@@ -32,18 +33,18 @@
 #include "hwy_lanes-inl.h"
 
 HWY_BEFORE_NAMESPACE();
-#undef SIMDCCD_LINEAR_NAMESPACE
-#define SIMDCCD_LINEAR_NAMESPACE HWY_NAMESPACE
+#undef SIMDCCD_TARGET_NAMESPACE
+#define SIMDCCD_TARGET_NAMESPACE HWY_NAMESPACE
 #include "simdccd/linear/tile_kernel-inl.h"
 
 namespace simdccd::linear::HWY_NAMESPACE {
 
 HWY_FLATTEN void DecideTileVF(Tile& tile, double tolerance) {
-  decide_tile<HwyLanes, QueryType::vertex_face>(tile, tolerance);
+  decide_tile<simd::HWY_NAMESPACE::HwyLanes, QueryType::vertex_face>(tile, tolerance);
 }
 
 HWY_FLATTEN void DecideTileEE(Tile& tile, double tolerance) {
-  decide_tile<HwyLanes, QueryType::edge_edge>(tile, tolerance);
+  decide_tile<simd::HWY_NAMESPACE::HwyLanes, QueryType::edge_edge>(tile, tolerance);
 }
 
 }  // namespace simdccd::linear::HWY_NAMESPACE

@@ -9,9 +9,10 @@
 #include <limits>
 
 #include "hwy_dispatch.h"
-#include "simdccd/linear/error_bounds.hpp"
-#include "simdccd/linear/lanes.hpp"
 #include "simdccd/query.hpp"
+#include "simdccd/simd/error_bounds.hpp"
+#include "simdccd/simd/lanes.hpp"
+#include "simdccd/simd/tile.hpp"
 #include "simdccd/spacetime/tile.hpp"
 
 #undef HWY_TARGET_INCLUDE
@@ -22,23 +23,23 @@
 #include "hwy_lanes-inl.h"
 
 HWY_BEFORE_NAMESPACE();
-#undef SIMDCCD_LINEAR_NAMESPACE
-#define SIMDCCD_LINEAR_NAMESPACE HWY_NAMESPACE
+#undef SIMDCCD_TARGET_NAMESPACE
+#define SIMDCCD_TARGET_NAMESPACE HWY_NAMESPACE
 #include "simdccd/spacetime/tile_kernel-inl.h"
 #include "simdccd/spacetime/planar_kernel-inl.h"
 
 namespace simdccd::spacetime::HWY_NAMESPACE {
 
 HWY_FLATTEN void DecideSpacetimeTileVF(Tile& tile, double tolerance) {
-  decide_tile<linear::HWY_NAMESPACE::HwyLanes, QueryType::vertex_face>(tile, tolerance);
+  decide_tile<simd::HWY_NAMESPACE::HwyLanes, QueryType::vertex_face>(tile, tolerance);
 }
 
 HWY_FLATTEN void DecideSpacetimeTileEE(Tile& tile, double tolerance) {
-  decide_tile<linear::HWY_NAMESPACE::HwyLanes, QueryType::edge_edge>(tile, tolerance);
+  decide_tile<simd::HWY_NAMESPACE::HwyLanes, QueryType::edge_edge>(tile, tolerance);
 }
 
 HWY_FLATTEN void DecideSpacetimePlanarTile(PlanarTile& tile, double tolerance) {
-  decide_planar_tile<linear::HWY_NAMESPACE::HwyLanes>(tile, tolerance);
+  decide_planar_tile<simd::HWY_NAMESPACE::HwyLanes>(tile, tolerance);
 }
 
 }  // namespace simdccd::spacetime::HWY_NAMESPACE

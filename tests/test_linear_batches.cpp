@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "simdccd/exact_oracle.hpp"
-#include "simdccd/linear/tile.hpp"
 #include "simdccd/linear_ccd.hpp"
+#include "simdccd/simd/tile.hpp"
 
 namespace simdccd {
 namespace {
@@ -50,7 +50,7 @@ struct Answers {
 };
 
 TEST_CASE("linear.batch: every size and alignment gives the per-query answers") {
-  const std::size_t tile = linear::kTileSize;
+  const std::size_t tile = simd::kTileSize;
   for (QueryType type : {QueryType::vertex_face, QueryType::edge_edge}) {
     for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{8},
                           std::size_t{9}, tile - 1, tile, tile + 1, 8 * tile + 2}) {

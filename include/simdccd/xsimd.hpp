@@ -31,8 +31,8 @@
 
 #include "simdccd/linear/tile_io.hpp"
 #include "simdccd/linear/tile_kernel-inl.h"
-#include "simdccd/linear/xsimd_lanes.hpp"
 #include "simdccd/linear_ccd.hpp"
+#include "simdccd/simd/xsimd_lanes.hpp"
 #include "simdccd/spacetime/tile_io.hpp"
 #include "simdccd/spacetime/tile_kernel-inl.h"
 #include "simdccd/spacetime/planar_kernel-inl.h"
@@ -46,8 +46,8 @@ namespace linear {
 template <class Arch>
 TileFunction xsimd_tile_function(QueryType type) {
   return type == QueryType::vertex_face
-             ? &portable::decide_tile<XsimdLanes<Arch>, QueryType::vertex_face>
-             : &portable::decide_tile<XsimdLanes<Arch>, QueryType::edge_edge>;
+             ? &portable::decide_tile<simd::XsimdLanes<Arch>, QueryType::vertex_face>
+             : &portable::decide_tile<simd::XsimdLanes<Arch>, QueryType::edge_edge>;
 }
 
 }  // namespace linear
@@ -73,7 +73,7 @@ namespace spacetime {
 /// The space-time decide_tile on xsimd batches of Arch.
 template <class Arch>
 TileFunction xsimd_tile_function(QueryType type) {
-  using L = linear::XsimdLanes<Arch>;
+  using L = simd::XsimdLanes<Arch>;
   return type == QueryType::vertex_face ? &portable::decide_tile<L, QueryType::vertex_face>
                                         : &portable::decide_tile<L, QueryType::edge_edge>;
 }
@@ -121,7 +121,7 @@ BatchStats spacetime_ccd_planar_xsimd(const PlanarSoaQueries& queries, const Pla
                                       std::size_t end) {
   return spacetime::run_planar_tiles(spacetime::PlanarIdentifiedQueries{queries, ids}, options, out,
                                      begin, end,
-                                     &spacetime::portable::decide_planar_tile<linear::XsimdLanes<Arch>>);
+                                     &spacetime::portable::decide_planar_tile<simd::XsimdLanes<Arch>>);
 }
 
 }  // namespace simdccd

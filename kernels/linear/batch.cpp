@@ -1,6 +1,6 @@
 // The batch entries: tiles through the active kernel, on one thread or over
 // all cores with oneTBB.
-#include "linear/parallel_tiles.hpp"
+#include "common/parallel_tiles.hpp"
 #include "linear/tile_dispatch.hpp"
 #include "simdccd/linear/tile_io.hpp"
 #include "simdccd/linear_ccd.hpp"
@@ -31,7 +31,7 @@ std::size_t count_of(const IndexedQueries& q) { return q.count(); }
 template <class Queries>
 BatchStats run_parallel(const Queries& queries, const Options& options, const BatchResults& out,
                         const ParallelOptions& parallel) {
-  return linear::run_tiles_parallel(count_of(queries), parallel, [&](std::size_t begin, std::size_t end) {
+  return simd::run_tiles_parallel(count_of(queries), parallel, [&](std::size_t begin, std::size_t end) {
     return run(queries, options, out, begin, end);
   });
 }

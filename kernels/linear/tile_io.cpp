@@ -4,10 +4,16 @@
 #include <cstdint>
 #include <limits>
 
-#include "linear/tile_gather.hpp"
+#include "common/indexed_gather.hpp"
 #include "simdccd/exact_oracle.hpp"
 
 namespace simdccd::linear {
+
+using simd::gather_point;
+using simd::is_verdict;
+using simd::query_of;
+using simd::query_vertices;
+using simd::vertex_count;
 
 void load_tile(const SoaQueries& queries, std::size_t begin, std::size_t count, Tile& tile) {
   tile.count = count;

@@ -1,6 +1,6 @@
 // The space-time batch entries: tiles through the active kernel, on one
 // thread or over all cores with oneTBB.
-#include "linear/parallel_tiles.hpp"
+#include "common/parallel_tiles.hpp"
 #include "simdccd/spacetime/tile_io.hpp"
 #include "simdccd/spacetime_ccd.hpp"
 #include "spacetime/scalar_tile.hpp"
@@ -33,7 +33,7 @@ std::size_t count_of(const PlanarIdentifiedQueries& q) { return q.queries.count;
 template <class Queries, class Results>
 BatchStats run_parallel(const Queries& queries, const Options& options, const Results& out,
                         const ParallelOptions& parallel) {
-  return linear::run_tiles_parallel(count_of(queries), parallel, [&](std::size_t begin, std::size_t end) {
+  return simd::run_tiles_parallel(count_of(queries), parallel, [&](std::size_t begin, std::size_t end) {
     return run(queries, options, out, begin, end);
   });
 }

@@ -4,14 +4,14 @@
 #include <cstdint>
 #include <limits>
 
-#include "linear/tile_gather.hpp"
+#include "common/indexed_gather.hpp"
 #include "simdccd/spacetime_oracle.hpp"
 
 namespace simdccd::spacetime {
 namespace {
 
-using linear::is_verdict;
-using linear::query_of;
+using simd::is_verdict;
+using simd::query_of;
 
 // Query positions `first`, `first + 1`, ... ordered by id, ties by position:
 // the stable insertion sort of spacetime_oracle.cpp.
@@ -64,15 +64,15 @@ void load_tile(const IdentifiedQueries& queries, std::size_t begin, std::size_t 
 
 void load_tile(const IndexedQueries& queries, std::size_t begin, std::size_t count, Tile& tile) {
   tile.count = count;
-  const std::size_t vertices = linear::vertex_count(queries);
+  const std::size_t vertices = simd::vertex_count(queries);
   for (std::size_t i = 0; i < count; ++i) {
     std::int64_t v[4];
-    linear::query_vertices(queries, begin + i, vertices, v);
+    simd::query_vertices(queries, begin + i, vertices, v);
     int slot[4];
     slots_of(queries.type, v, slot);
     for (int s = 0; s < 4; ++s) {
       tile.slot[s][i] = static_cast<std::uint8_t>(slot[s]);
-      linear::gather_point(queries, vertices, v[slot[s]], tile.coord, s, i);
+      simd::gather_point(queries, vertices, v[slot[s]], tile.coord, s, i);
     }
   }
 }

@@ -20,7 +20,7 @@
 // `outside`: it fails at every t, so at the root (or the primitives are
 // certified apart all along the interval). Neither: uncertain.
 //
-// Defined in namespace simdccd::linear::SIMDCCD_LINEAR_NAMESPACE: `portable`
+// Defined in namespace simdccd::linear::SIMDCCD_TARGET_NAMESPACE: `portable`
 // by default, and once per Highway target in dispatch/linear_ccd.cc, which
 // re-includes this header (toggled by HWY_TARGET_TOGGLE) inside each target's
 // region, so that SVE vectors pass only through functions compiled for SVE.
@@ -32,10 +32,13 @@
 #endif
 
 #include "simdccd/linear/coplanarity_cubic-inl.h"
-#include "simdccd/linear/error_bounds.hpp"
 #include "simdccd/query.hpp"
+#include "simdccd/simd/error_bounds.hpp"
 
-namespace simdccd::linear::SIMDCCD_LINEAR_NAMESPACE {
+namespace simdccd::linear::SIMDCCD_TARGET_NAMESPACE {
+
+using simd::kTiny;
+using simd::kUnitRoundoff;
 
 /// 2D cross product a x b over an interval of width w, with a bound on its
 /// rounding error plus its change over the interval. Arguments: components
@@ -237,6 +240,6 @@ void area_inclusion(const QueryLanes<L>& q, typename L::V lo, typename L::V hi,
   }
 }
 
-}  // namespace simdccd::linear::SIMDCCD_LINEAR_NAMESPACE
+}  // namespace simdccd::linear::SIMDCCD_TARGET_NAMESPACE
 
 #endif  // SIMDCCD_LINEAR_AREA_INCLUSION_INL_H_

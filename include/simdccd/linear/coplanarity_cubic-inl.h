@@ -10,7 +10,7 @@
 // is the vertex; EE: point 0 is a0 (eq. 8 and eq. 12 of Huh et al., in
 // Bernstein rather than power form).
 //
-// Defined in namespace simdccd::linear::SIMDCCD_LINEAR_NAMESPACE: `portable`
+// Defined in namespace simdccd::linear::SIMDCCD_TARGET_NAMESPACE: `portable`
 // by default, and once per Highway target in dispatch/linear_ccd.cc, which
 // re-includes this header (toggled by HWY_TARGET_TOGGLE) inside each target's
 // region, so that SVE vectors pass only through functions compiled for SVE.
@@ -23,10 +23,13 @@
 
 #include <cstddef>
 
-#include "simdccd/linear/error_bounds.hpp"
-#include "simdccd/linear/lanes.hpp"
+#include "simdccd/simd/error_bounds.hpp"
+#include "simdccd/simd/lanes.hpp"
 
-namespace simdccd::linear::SIMDCCD_LINEAR_NAMESPACE {
+namespace simdccd::linear::SIMDCCD_TARGET_NAMESPACE {
+
+using simd::kTiny;
+using simd::kUnitRoundoff;
 
 /// Reads a query from a structure-of-arrays tile: `coord[3 * (4 * time + point)
 /// + axis]` holds lanes() queries from index `i` on.
@@ -122,6 +125,6 @@ void coplanarity_cubic(const QueryLanes<L>& q, typename L::V& b0, typename L::V&
                     three));
 }
 
-}  // namespace simdccd::linear::SIMDCCD_LINEAR_NAMESPACE
+}  // namespace simdccd::linear::SIMDCCD_TARGET_NAMESPACE
 
 #endif  // SIMDCCD_LINEAR_COPLANARITY_CUBIC_INL_H_

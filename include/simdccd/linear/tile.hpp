@@ -5,12 +5,12 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "simdccd/simd/tile.hpp"
+
 namespace simdccd::linear {
 
-inline constexpr std::size_t kTileSize = 64;  // a multiple of every vector length (<= 32 doubles)
-
-/// The kernel's answer for one query, stored as a double so vectors can write it.
-enum class Verdict : int { miss = 0, hit = 1, uncertain = 2, invalid = 3, candidate = 4 };
+using simd::kTileSize;
+using simd::Verdict;
 
 /// Queries in structure-of-arrays form, `coord[3 * (4 * time + point) + axis]`,
 /// and the kernel's working memory. Plain data: every stage loads and stores.

@@ -5,8 +5,8 @@
 #include <cstddef>
 
 #include "simdccd/linear/tile.hpp"
-#include "simdccd/linear/tile_loop.hpp"
 #include "simdccd/linear_ccd.hpp"
+#include "simdccd/simd/tile_loop.hpp"
 
 namespace simdccd::linear {
 
@@ -30,7 +30,7 @@ BatchStats store_tile(const Tile& tile, QueryType type, Mode mode, const BatchRe
 template <class Queries>
 BatchStats run_tiles(const Queries& queries, const Options& options, const BatchResults& out,
                      std::size_t begin, std::size_t end, TileFunction decide) {
-  return for_each_tile(queries, options, begin, end, decide, [&](const Tile& tile, std::size_t first) {
+  return simd::for_each_tile(queries, options, begin, end, decide, [&](const Tile& tile, std::size_t first) {
     return store_tile(tile, queries.type, options.mode, out, first);
   });
 }

@@ -1,5 +1,5 @@
 // The linear-model CCD kernel on a tile of queries, written once over the lane
-// type L (see lanes.hpp) and run in two stages:
+// type L (see simdccd/simd/lanes.hpp) and run in two stages:
 //  1. screen every query: input validity, swept-box separation (exact float
 //     comparisons), the coplanarity cubic's Bernstein signs (no root on [0,1]),
 //     certified separation along the direction between the primitives;
@@ -16,7 +16,7 @@
 // or outside). Anything not certified is uncertain, with toi = the low end of
 // the piece or bracket where certainty ended.
 //
-// Defined in namespace simdccd::linear::SIMDCCD_LINEAR_NAMESPACE: `portable`
+// Defined in namespace simdccd::linear::SIMDCCD_TARGET_NAMESPACE: `portable`
 // by default, and once per Highway target in dispatch/linear_ccd.cc, which
 // re-includes this header (toggled by HWY_TARGET_TOGGLE) inside each target's
 // region, so that SVE vectors pass only through functions compiled for SVE.
@@ -34,15 +34,27 @@
 
 #include "simdccd/linear/area_inclusion-inl.h"
 #include "simdccd/linear/coplanarity_cubic-inl.h"
-#include "simdccd/linear/cubic_roots-inl.h"
-#include "simdccd/linear/lanes.hpp"
 #include "simdccd/linear/tile.hpp"
-#include "simdccd/linear/tile_common-inl.h"
 #include "simdccd/query.hpp"
+#include "simdccd/simd/cubic_roots-inl.h"
+#include "simdccd/simd/lanes.hpp"
+#include "simdccd/simd/tile_common-inl.h"
 
-namespace simdccd::linear::SIMDCCD_LINEAR_NAMESPACE {
+namespace simdccd::linear::SIMDCCD_TARGET_NAMESPACE {
 
 namespace detail {
+
+using simd::SIMDCCD_TARGET_NAMESPACE::blossom;
+using simd::SIMDCCD_TARGET_NAMESPACE::blossom_error;
+using simd::SIMDCCD_TARGET_NAMESPACE::classify_piece;
+using simd::SIMDCCD_TARGET_NAMESPACE::critical_points;
+using simd::SIMDCCD_TARGET_NAMESPACE::derivative_error;
+using simd::SIMDCCD_TARGET_NAMESPACE::derivative_never_zero;
+using simd::SIMDCCD_TARGET_NAMESPACE::for_each_vector;
+using simd::SIMDCCD_TARGET_NAMESPACE::pad_to_vectors;
+using simd::SIMDCCD_TARGET_NAMESPACE::refine_root;
+using simd::SIMDCCD_TARGET_NAMESPACE::valid_input;
+using simd::SIMDCCD_TARGET_NAMESPACE::verdict_value;
 
 template <class L, QueryType kType>
 typename L::M boxes_separated(const QueryLanes<L>& q) {
@@ -287,6 +299,6 @@ void decide_tile(Tile& t, double tolerance) {
   }
 }
 
-}  // namespace simdccd::linear::SIMDCCD_LINEAR_NAMESPACE
+}  // namespace simdccd::linear::SIMDCCD_TARGET_NAMESPACE
 
 #endif  // SIMDCCD_LINEAR_TILE_KERNEL_INL_H_

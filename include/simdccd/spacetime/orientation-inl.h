@@ -1,5 +1,5 @@
 // The orientation predicate of space-time points, with its forward error
-// bound, written once over the lane type L (see simdccd/linear/lanes.hpp) and
+// bound, written once over the lane type L (see simdccd/simd/lanes.hpp) and
 // the number of spatial axes (1, 2 or 3): the 3D kernel (tile_kernel-inl.h)
 // works in (x, y, z, t), the planar one (planar_kernel-inl.h) in (x, y, t), and
 // the lower-dimensional fallback (piece_kernel-inl.h) in their projections
@@ -17,15 +17,15 @@
 //   n = 2: 2 differences, 1 product, 1 subtraction, up to 2 in the sum: gamma_6;
 //   n = 1: the difference itself: gamma_1.
 // kOrientError[n] is more than twice that (which also covers the rounding of P
-// itself) and the bound adds linear::kTiny for underflow (see
-// linear/error_bounds.hpp: the degree is n <= 3 here).
+// itself) and the bound adds simd::kTiny for underflow (see
+// simd/error_bounds.hpp: the degree is n <= 3 here).
 //
 // Point lists are template arguments (Points), so that every load, base point
 // and sign is a compile-time constant in the unrolled loops (unrolled()): GCC
 // does not unroll the same loops over run-time tables, and they cost half the
 // kernel's speed.
 //
-// Defined in namespace simdccd::spacetime::SIMDCCD_LINEAR_NAMESPACE::detail:
+// Defined in namespace simdccd::spacetime::SIMDCCD_TARGET_NAMESPACE::detail:
 // `portable` by default, and once per Highway target in
 // dispatch/spacetime_ccd.cc, which re-includes this header (toggled by
 // HWY_TARGET_TOGGLE) inside each target's region, so that SVE vectors pass
@@ -41,14 +41,14 @@
 #include <cstddef>
 #include <utility>
 
-#include "simdccd/linear/error_bounds.hpp"
-#include "simdccd/linear/lanes.hpp"
+#include "simdccd/simd/error_bounds.hpp"
+#include "simdccd/simd/lanes.hpp"
 
-namespace simdccd::spacetime::SIMDCCD_LINEAR_NAMESPACE::detail {
+namespace simdccd::spacetime::SIMDCCD_TARGET_NAMESPACE::detail {
 
 /// The relative error bound of orient() over n spatial axes, index n.
-inline constexpr double kOrientError[4] = {0, 4 * linear::kUnitRoundoff, 16 * linear::kUnitRoundoff,
-                                           32 * linear::kUnitRoundoff};
+inline constexpr double kOrientError[4] = {0, 4 * simd::kUnitRoundoff, 16 * simd::kUnitRoundoff,
+                                           32 * simd::kUnitRoundoff};
 
 /// A space-time point: query point 0..kAxes (in id order) at time 0 or 1.
 struct Vertex {
@@ -206,6 +206,6 @@ void orient(const Q& q, typename L::V& det, typename L::V& perm) {
   }
 }
 
-}  // namespace simdccd::spacetime::SIMDCCD_LINEAR_NAMESPACE::detail
+}  // namespace simdccd::spacetime::SIMDCCD_TARGET_NAMESPACE::detail
 
 #endif  // SIMDCCD_SPACETIME_ORIENTATION_INL_H_

@@ -1,6 +1,6 @@
 // The method that the 3D space-time kernel (tile_kernel-inl.h, where it is
 // described) and the planar one (planar_kernel-inl.h, one dimension down)
-// share, written once over the lane type L (see simdccd/linear/lanes.hpp) and
+// share, written once over the lane type L (see simdccd/simd/lanes.hpp) and
 // the number of spatial axes kAxes (3 or 2): the box screen, deciding one
 // piece, the lower-dimensional fallback, choosing the contact piece and the
 // verdict of a query over its pieces. The orientation predicate is in
@@ -38,7 +38,7 @@
 // Certifying a hit needs exact coplanarity, which floating point cannot
 // certify: those lanes stay uncertain (exact mode: the oracle).
 //
-// Defined in namespace simdccd::spacetime::SIMDCCD_LINEAR_NAMESPACE::detail:
+// Defined in namespace simdccd::spacetime::SIMDCCD_TARGET_NAMESPACE::detail:
 // `portable` by default, and once per Highway target in
 // dispatch/spacetime_ccd.cc, which re-includes this header (toggled by
 // HWY_TARGET_TOGGLE) inside each target's region, so that SVE vectors pass
@@ -55,17 +55,17 @@
 #include <cstddef>
 #include <limits>
 
-#include "simdccd/linear/error_bounds.hpp"
-#include "simdccd/linear/lanes.hpp"
-#include "simdccd/linear/tile_common-inl.h"
+#include "simdccd/simd/error_bounds.hpp"
+#include "simdccd/simd/lanes.hpp"
+#include "simdccd/simd/tile_common-inl.h"
 #include "simdccd/spacetime/orientation-inl.h"
 #include "simdccd/spacetime/tile.hpp"
 
-namespace simdccd::spacetime::SIMDCCD_LINEAR_NAMESPACE::detail {
+namespace simdccd::spacetime::SIMDCCD_TARGET_NAMESPACE::detail {
 
-using linear::SIMDCCD_LINEAR_NAMESPACE::detail::for_each_vector;
-using linear::SIMDCCD_LINEAR_NAMESPACE::detail::valid_input;
-using linear::SIMDCCD_LINEAR_NAMESPACE::detail::verdict_value;
+using simd::SIMDCCD_TARGET_NAMESPACE::for_each_vector;
+using simd::SIMDCCD_TARGET_NAMESPACE::valid_input;
+using simd::SIMDCCD_TARGET_NAMESPACE::verdict_value;
 
 inline constexpr double kRatioMargin = 0x1p-48;
 inline constexpr double kRatioUnderflow = 0x1p-1000;
@@ -108,7 +108,7 @@ void decide_piece(const Q& q, typename L::M& hit, typename L::M& miss, typename 
   using M = typename L::M;
   constexpr int kN = Q::kAxes + 3;
   static_assert(static_cast<int>(kP.size()) == kN);
-  const V zero = L::set(0), error = L::set(kOrientError[Q::kAxes]), tiny = L::set(linear::kTiny);
+  const V zero = L::set(0), error = L::set(kOrientError[Q::kAxes]), tiny = L::set(simd::kTiny);
   const M none = L::lt(L::set(1), zero), every = L::le(zero, L::set(1));
   M any_pos = none, any_neg = none, all_pos = every, all_neg = every;
   V num_lo = zero, num_hi = zero, den_lo = zero, den_hi = zero;
@@ -276,6 +276,6 @@ void decide_pieces(TileT& t, const PointLanes<L, kAxes>& q, double tolerance) {
   L::store(toi, t.toi + i);
 }
 
-}  // namespace simdccd::spacetime::SIMDCCD_LINEAR_NAMESPACE::detail
+}  // namespace simdccd::spacetime::SIMDCCD_TARGET_NAMESPACE::detail
 
 #endif  // SIMDCCD_SPACETIME_PIECE_KERNEL_INL_H_

@@ -1,6 +1,6 @@
 // The planar space-time CCD kernel (spacetime_oracle.hpp's planar case: a point
 // against a moving edge in the x-y plane) on a tile of queries, written once
-// over the lane type L (see simdccd/linear/lanes.hpp), instantiated as the 3D
+// over the lane type L (see simdccd/simd/lanes.hpp), instantiated as the 3D
 // kernel is (tile_kernel-inl.h, whose method this is, one dimension down).
 //
 // Space-time is R^3 = (x, y, t). Each piece pairs the point's segment A =
@@ -19,7 +19,7 @@
 //
 // orient is orientation-inl.h's with 2 spatial axes: a sum of at most two
 // signed 2 x 2 determinants of spatial differences, error bound
-// kOrientError[2] = 16 u of the permanent plus linear::kTiny. The toi bracket,
+// kOrientError[2] = 16 u of the permanent plus simd::kTiny. The toi bracket,
 // tolerance rule, box screen, fallback, piece rule and validity test are those
 // of the 3D kernel, the same code (piece_kernel-inl.h).
 #if defined(SIMDCCD_SPACETIME_PLANAR_KERNEL_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -31,12 +31,12 @@
 
 #include <cstddef>
 
-#include "simdccd/linear/error_bounds.hpp"
-#include "simdccd/linear/lanes.hpp"
+#include "simdccd/simd/error_bounds.hpp"
+#include "simdccd/simd/lanes.hpp"
 #include "simdccd/spacetime/piece_kernel-inl.h"
 #include "simdccd/spacetime/tile.hpp"
 
-namespace simdccd::spacetime::SIMDCCD_LINEAR_NAMESPACE {
+namespace simdccd::spacetime::SIMDCCD_TARGET_NAMESPACE {
 
 namespace detail {
 
@@ -60,6 +60,6 @@ void decide_planar_tile(PlanarTile& t, double tolerance) {
   });
 }
 
-}  // namespace simdccd::spacetime::SIMDCCD_LINEAR_NAMESPACE
+}  // namespace simdccd::spacetime::SIMDCCD_TARGET_NAMESPACE
 
 #endif  // SIMDCCD_SPACETIME_PLANAR_KERNEL_INL_H_

@@ -5,12 +5,12 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "simdccd/linear/tile.hpp"
+#include "simdccd/simd/tile.hpp"
 
 namespace simdccd::spacetime {
 
-using linear::kTileSize;
-using linear::Verdict;  // miss, hit, uncertain, invalid (no candidates here)
+using simd::kTileSize;
+using simd::Verdict;  // miss, hit, uncertain, invalid (no candidates here)
 
 /// Queries in structure-of-arrays form, `coord[3 * (4 * time + point) + axis]`,
 /// with the vertices of each primitive already put in id order (VF: the face's

@@ -1,6 +1,6 @@
 // The space-time CCD kernel (the Brochu-Bridson model of spacetime_oracle.hpp)
 // on a tile of queries, written once over the lane type L (see
-// simdccd/linear/lanes.hpp).
+// simdccd/simd/lanes.hpp).
 //
 // Each piece pairs a k-simplex A and an m-simplex B of space-time R^4 with
 // k + m = 4 (VF: the vertex's segment and a tetrahedron of the face's prism;
@@ -30,7 +30,7 @@
 //   (conservative).
 //
 // Each orientation is computed with +, -, x only (orientation-inl.h, where its
-// error bound kOrientError[3] = 32 u of the permanent, plus linear::kTiny, is
+// error bound kOrientError[3] = 32 u of the permanent, plus simd::kTiny, is
 // derived): subtracting a base point at the majority time leaves a 4 x 4
 // determinant of differences whose time row holds only 0, 1, -1, so it is a
 // sum of at most two signed 3 x 3 determinants of spatial differences.
@@ -58,7 +58,7 @@
 // The method's code shared with the planar kernel (box screen, piece decision,
 // fallback, contact piece, verdicts) is in piece_kernel-inl.h.
 //
-// Defined in namespace simdccd::spacetime::SIMDCCD_LINEAR_NAMESPACE: `portable`
+// Defined in namespace simdccd::spacetime::SIMDCCD_TARGET_NAMESPACE: `portable`
 // by default, and once per Highway target in dispatch/spacetime_ccd.cc, which
 // re-includes this header (toggled by HWY_TARGET_TOGGLE) inside each target's
 // region, so that SVE vectors pass only through functions compiled for SVE.
@@ -71,13 +71,13 @@
 
 #include <cstddef>
 
-#include "simdccd/linear/error_bounds.hpp"
-#include "simdccd/linear/lanes.hpp"
 #include "simdccd/query.hpp"
+#include "simdccd/simd/error_bounds.hpp"
+#include "simdccd/simd/lanes.hpp"
 #include "simdccd/spacetime/piece_kernel-inl.h"
 #include "simdccd/spacetime/tile.hpp"
 
-namespace simdccd::spacetime::SIMDCCD_LINEAR_NAMESPACE {
+namespace simdccd::spacetime::SIMDCCD_TARGET_NAMESPACE {
 
 namespace detail {
 
@@ -120,6 +120,6 @@ void decide_tile(Tile& t, double tolerance) {
   });
 }
 
-}  // namespace simdccd::spacetime::SIMDCCD_LINEAR_NAMESPACE
+}  // namespace simdccd::spacetime::SIMDCCD_TARGET_NAMESPACE
 
 #endif  // SIMDCCD_SPACETIME_TILE_KERNEL_INL_H_

@@ -15,7 +15,7 @@
 
 #include <xsimd/xsimd.hpp>
 
-namespace simdccd::linear {
+namespace simdccd::simd {
 
 template <class Arch>
 struct XsimdLanes {
@@ -63,4 +63,4 @@ struct XsimdLanes {
   static bool all(M m) { return xsimd::all(m); }
 };
 
-}  // namespace simdccd::linear
+}  // namespace simdccd::simd

@@ -1,15 +1,16 @@
-// Constants of the forward error analysis shared by the linear-model kernels.
+// Constants of the forward error analysis shared by the kernels (linear/,
+// spacetime/ and the shared -inl.h headers of this folder).
 //
 // Model: every operation on doubles rounds once, |fl(a op b) - a op b| <=
-// kUnitRoundoff |a op b| + kUnderflow. Each bound in this folder is written as
+// kUnitRoundoff |a op b| + kUnderflow. Each bound of the kernels is written as
 // c * kUnitRoundoff * P + kTiny, where P is the same expression evaluated on
 // absolute values (a permanent), c is at least twice what the analysis needs,
 // and kTiny absorbs every underflow: with coordinates of at most
 // kMaxCoordinate, an underflow error of 2^-1075 grows by at most (2^62)^4 times
-// through the degree-4 expressions below, far under kTiny.
+// through the kernels' expressions (of degree at most 4), far under kTiny.
 #pragma once
 
-namespace simdccd::linear {
+namespace simdccd::simd {
 
 inline constexpr double kUnitRoundoff = 0x1p-53;
 inline constexpr double kTiny = 0x1p-800;
@@ -18,4 +19,4 @@ inline constexpr double kTiny = 0x1p-800;
 /// (about 1.15e18). Anything else is reported as `invalid_input`.
 inline constexpr double kMaxCoordinate = 0x1p60;
 
-}  // namespace simdccd::linear
+}  // namespace simdccd::simd

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <cstddef>
 
-#include "simdccd/linear/tile.hpp"
 #include "simdccd/linear_ccd.hpp"
+#include "simdccd/simd/tile.hpp"
 
-namespace simdccd::linear {
+namespace simdccd::simd {
 
 /// Loads queries [begin, end) tile by tile (`load_tile(queries, first, count,
 /// tile)`, found by argument-dependent lookup), decides each tile with
@@ -28,4 +28,4 @@ BatchStats for_each_tile(const Queries& queries, const Options& options, std::si
   return stats;
 }
 
-}  // namespace simdccd::linear
+}  // namespace simdccd::simd

@@ -10,10 +10,10 @@
 #include <algorithm>
 #include <cstddef>
 
-#include "simdccd/linear/tile.hpp"
 #include "simdccd/linear_ccd.hpp"
+#include "simdccd/simd/tile.hpp"
 
-namespace simdccd::linear {
+namespace simdccd::simd {
 
 /// Runs `run(begin, end)`, which decides queries [begin, end) and returns
 /// their BatchStats, over ranges of whole tiles of queries [0, count) with
@@ -39,4 +39,4 @@ BatchStats run_tiles_parallel(std::size_t count, const ParallelOptions& parallel
   return arena.execute(body);
 }
 
-}  // namespace simdccd::linear
+}  // namespace simdccd::simd

@@ -3,26 +3,26 @@
 // the lane type L (see lanes.hpp): padding a tile to whole vectors, the input
 // validity test and the verdict values.
 //
-// Defined in namespace simdccd::linear::SIMDCCD_LINEAR_NAMESPACE::detail:
-// `portable` by default, and once per Highway target in dispatch/linear_ccd.cc
-// and dispatch/spacetime_ccd.cc, which re-include this header (toggled by
+// Defined in namespace simdccd::simd::SIMDCCD_TARGET_NAMESPACE: `portable` by
+// default, and once per Highway target in dispatch/linear_ccd.cc and
+// dispatch/spacetime_ccd.cc, which re-include this header (toggled by
 // HWY_TARGET_TOGGLE) inside each target's region, so that SVE vectors pass only
 // through functions compiled for SVE.
-#if defined(SIMDCCD_LINEAR_TILE_COMMON_INL_H_) == defined(HWY_TARGET_TOGGLE)
-#ifdef SIMDCCD_LINEAR_TILE_COMMON_INL_H_
-#undef SIMDCCD_LINEAR_TILE_COMMON_INL_H_
+#if defined(SIMDCCD_SIMD_TILE_COMMON_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef SIMDCCD_SIMD_TILE_COMMON_INL_H_
+#undef SIMDCCD_SIMD_TILE_COMMON_INL_H_
 #else
-#define SIMDCCD_LINEAR_TILE_COMMON_INL_H_
+#define SIMDCCD_SIMD_TILE_COMMON_INL_H_
 #endif
 
 #include <algorithm>
 #include <cstddef>
 
-#include "simdccd/linear/error_bounds.hpp"
-#include "simdccd/linear/lanes.hpp"
-#include "simdccd/linear/tile.hpp"
+#include "simdccd/simd/error_bounds.hpp"
+#include "simdccd/simd/lanes.hpp"
+#include "simdccd/simd/tile.hpp"
 
-namespace simdccd::linear::SIMDCCD_LINEAR_NAMESPACE::detail {
+namespace simdccd::simd::SIMDCCD_TARGET_NAMESPACE {
 
 /// Repeats the last of `count` queries up to a whole number of vectors, so
 /// that every load is in bounds; returns the padded count.
@@ -62,6 +62,6 @@ typename L::V verdict_value(Verdict v) {
   return L::set(static_cast<double>(static_cast<int>(v)));
 }
 
-}  // namespace simdccd::linear::SIMDCCD_LINEAR_NAMESPACE::detail
+}  // namespace simdccd::simd::SIMDCCD_TARGET_NAMESPACE
 
-#endif  // SIMDCCD_LINEAR_TILE_COMMON_INL_H_
+#endif  // SIMDCCD_SIMD_TILE_COMMON_INL_H_

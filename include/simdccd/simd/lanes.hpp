@@ -1,10 +1,11 @@
 // The lane interface that the kernel math is written against, and its scalar
 // instantiation.
 //
-// The math in this folder is written once, as templates over a lane type `L`,
-// and instantiated for plain `double` (ScalarLanes, here), for Highway vectors
-// (dispatch/hwy_lanes-inl.h) and for xsimd batches (xsimd_lanes.hpp). `L`
-// provides, as static functions:
+// The kernel math (include/simdccd/linear/, include/simdccd/spacetime/ and the
+// shared -inl.h headers of this folder) is written once, as templates over a
+// lane type `L`, and instantiated for plain `double` (ScalarLanes, here), for
+// Highway vectors (dispatch/hwy_lanes-inl.h) and for xsimd batches
+// (xsimd_lanes.hpp). `L` provides, as static functions:
 //
 //   using V (a vector of doubles), M (a mask of the same lanes);
 //   std::size_t lanes();                 lanes per vector (a runtime value on SVE)
@@ -26,14 +27,15 @@
 #include <cmath>
 #include <cstddef>
 
-/// The namespace, inside simdccd::linear, in which the -inl.h headers of this
-/// folder define the kernel: `portable` unless an includer (the Highway
-/// dispatch, once per target) defines another before including them.
-#ifndef SIMDCCD_LINEAR_NAMESPACE
-#define SIMDCCD_LINEAR_NAMESPACE portable
+/// The namespace, inside simdccd::simd and each kernel family's namespace
+/// (simdccd::linear, simdccd::spacetime), in which the -inl.h headers define
+/// the kernels: `portable` unless an includer (the Highway dispatch, once per
+/// target) defines another before including them.
+#ifndef SIMDCCD_TARGET_NAMESPACE
+#define SIMDCCD_TARGET_NAMESPACE portable
 #endif
 
-namespace simdccd::linear {
+namespace simdccd::simd {
 
 struct ScalarLanes {
   using V = double;
@@ -62,4 +64,4 @@ struct ScalarLanes {
   static bool all(M m) { return m; }
 };
 
-}  // namespace simdccd::linear
+}  // namespace simdccd::simd

@@ -1,4 +1,5 @@
-// Certified root isolation and refinement for the coplanarity cubic on [0,1].
+// Certified root isolation and refinement for a cubic on [0,1] (the linear
+// kernel's coplanarity cubic, linear/coplanarity_cubic-inl.h).
 //
 // The cubic c is held by its Bernstein coefficients b0..b3 on [0,1] (with error
 // bounds), its derivative by d_k = b_{k+1} - b_k (c' = 3 sum d_k B_k^2). On a
@@ -12,21 +13,21 @@
 // The pieces are cut at approximate critical points (roots of c'), with a
 // small gap piece around each, so that c' rarely vanishes inside a piece.
 //
-// Defined in namespace simdccd::linear::SIMDCCD_LINEAR_NAMESPACE: `portable`
-// by default, and once per Highway target in dispatch/linear_ccd.cc, which
+// Defined in namespace simdccd::simd::SIMDCCD_TARGET_NAMESPACE: `portable` by
+// default, and once per Highway target in dispatch/linear_ccd.cc, which
 // re-includes this header (toggled by HWY_TARGET_TOGGLE) inside each target's
 // region, so that SVE vectors pass only through functions compiled for SVE.
-#if defined(SIMDCCD_LINEAR_CUBIC_ROOTS_INL_H_) == defined(HWY_TARGET_TOGGLE)
-#ifdef SIMDCCD_LINEAR_CUBIC_ROOTS_INL_H_
-#undef SIMDCCD_LINEAR_CUBIC_ROOTS_INL_H_
+#if defined(SIMDCCD_SIMD_CUBIC_ROOTS_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef SIMDCCD_SIMD_CUBIC_ROOTS_INL_H_
+#undef SIMDCCD_SIMD_CUBIC_ROOTS_INL_H_
 #else
-#define SIMDCCD_LINEAR_CUBIC_ROOTS_INL_H_
+#define SIMDCCD_SIMD_CUBIC_ROOTS_INL_H_
 #endif
 
-#include "simdccd/linear/error_bounds.hpp"
-#include "simdccd/linear/lanes.hpp"
+#include "simdccd/simd/error_bounds.hpp"
+#include "simdccd/simd/lanes.hpp"
 
-namespace simdccd::linear::SIMDCCD_LINEAR_NAMESPACE {
+namespace simdccd::simd::SIMDCCD_TARGET_NAMESPACE {
 
 /// x + t (y - x) for t in [0,1], off by at most 5 u max(|x|, |y|).
 template <class L>
@@ -226,6 +227,6 @@ typename L::M refine_root(typename L::V b0, typename L::V b1, typename L::V b2,
   return L::both(active, L::le(L::sub(hi, lo), tol));
 }
 
-}  // namespace simdccd::linear::SIMDCCD_LINEAR_NAMESPACE
+}  // namespace simdccd::simd::SIMDCCD_TARGET_NAMESPACE
 
-#endif  // SIMDCCD_LINEAR_CUBIC_ROOTS_INL_H_
+#endif  // SIMDCCD_SIMD_CUBIC_ROOTS_INL_H_

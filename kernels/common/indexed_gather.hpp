@@ -9,11 +9,11 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "simdccd/linear/tile.hpp"
 #include "simdccd/linear_ccd.hpp"
 #include "simdccd/query.hpp"
+#include "simdccd/simd/tile.hpp"
 
-namespace simdccd::linear {
+namespace simdccd::simd {
 
 /// The number of vertices that have both positions.
 inline std::size_t vertex_count(const IndexedQueries& queries) {
@@ -69,4 +69,4 @@ Query query_of(const TileT& tile, std::size_t i) {
 /// Whether a tile's verdict value is v.
 inline bool is_verdict(double verdict, Verdict v) { return verdict == static_cast<double>(static_cast<int>(v)); }
 
-}  // namespace simdccd::linear
+}  // namespace simdccd::simd
