@@ -1,23 +1,25 @@
-// Between dispatch/linear_ccd.cc and dispatch/spacetime_ccd.cc (the Highway
-// instantiations of the kernels) and dispatch/targets.cc (the choice among
-// them). Internal to the library.
+// Between dispatch/linear_ccd.cc, dispatch/spacetime_ccd.cc and
+// dispatch/rigid_ccd.cc (the Highway instantiations of the kernels) and
+// dispatch/targets.cc (the choice among them). Internal to the library.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
+#include "rigid/tile_dispatch.hpp"
 #include "simdccd/linear/tile_io.hpp"
 #include "simdccd/spacetime/tile.hpp"
 
-namespace simdccd::linear::dispatch {
+namespace simdccd::dispatch {
 
-/// One Highway target compiled into dispatch/linear_ccd.cc and dispatch/spacetime_ccd.cc.
+/// One Highway target compiled into the dispatch/*_ccd.cc files.
 struct HwyTarget {
   std::int64_t target;  ///< its HWY_* bit
-  TileFunction vertex_face, edge_edge;
+  linear::TileFunction vertex_face, edge_edge;
   spacetime::TileFunction spacetime_vertex_face, spacetime_edge_edge;
   spacetime::PlanarTileFunction spacetime_planar;
+  rigid::KernelTable rigid;
 };
 
 /// Every compiled Highway target (HWY_TARGETS), best first, with the kernels
@@ -31,5 +33,7 @@ void hwy_spacetime_kernels(std::size_t index, spacetime::TileFunction& vertex_fa
                            spacetime::TileFunction& edge_edge);
 /// The planar space-time kernel of that target; null if not compiled.
 spacetime::PlanarTileFunction hwy_spacetime_planar_kernel(std::size_t index);
+/// The rigid kernels of that target (dispatch/rigid_ccd.cc); null entries if not compiled.
+rigid::KernelTable hwy_rigid_kernels(std::size_t index);
 
-}  // namespace simdccd::linear::dispatch
+}  // namespace simdccd::dispatch

@@ -56,9 +56,12 @@ namespace simdccd::linear {
 HWY_EXPORT(DecideTileVF);
 HWY_EXPORT(DecideTileEE);
 
-namespace dispatch {
+}  // namespace simdccd::linear
+
+namespace simdccd::dispatch {
 
 std::vector<HwyTarget> hwy_compiled_targets() {
+  using linear::TileFunction;
   std::vector<HwyTarget> targets;
   // Highway numbers targets best first from the lowest bit.
   for (std::int64_t left = HWY_TARGETS; left != 0; left &= left - 1) {
@@ -71,18 +74,19 @@ std::vector<HwyTarget> hwy_compiled_targets() {
     const std::size_t index = hwy::Num0BitsBelowLS1Bit_Nonzero64(static_cast<std::uint64_t>(
         HWY_CHOSEN_TARGET_SHIFT(target) | HWY_CHOSEN_TARGET_MASK_SCALAR));
 #endif
-    const TileFunction vf = HWY_DISPATCH_TABLE(DecideTileVF)[index];
-    const TileFunction ee = HWY_DISPATCH_TABLE(DecideTileEE)[index];
+    const TileFunction vf = HWY_DISPATCH_TABLE(linear::DecideTileVF)[index];
+    const TileFunction ee = HWY_DISPATCH_TABLE(linear::DecideTileEE)[index];
     spacetime::TileFunction st_vf = nullptr, st_ee = nullptr;
     hwy_spacetime_kernels(index, st_vf, st_ee);
     const spacetime::PlanarTileFunction st_planar = hwy_spacetime_planar_kernel(index);
-    if (vf != nullptr && ee != nullptr && st_vf != nullptr && st_ee != nullptr && st_planar != nullptr) {
-      targets.push_back({target, vf, ee, st_vf, st_ee, st_planar});
+    const rigid::KernelTable rigid = hwy_rigid_kernels(index);
+    const bool complete = std::all_of(rigid.begin(), rigid.end(), [](rigid::TileFunction f) { return f != nullptr; });
+    if (vf != nullptr && ee != nullptr && st_vf != nullptr && st_ee != nullptr && st_planar != nullptr && complete) {
+      targets.push_back({target, vf, ee, st_vf, st_ee, st_planar, rigid});
     }
   }
   return targets;
 }
 
-}  // namespace dispatch
-}  // namespace simdccd::linear
+}  // namespace simdccd::dispatch
 #endif  // HWY_ONCE

@@ -54,7 +54,7 @@ HWY_EXPORT(DecideSpacetimePlanarTile);
 
 }  // namespace simdccd::spacetime
 
-namespace simdccd::linear::dispatch {
+namespace simdccd::dispatch {
 
 void hwy_spacetime_kernels(std::size_t index, spacetime::TileFunction& vertex_face,
                            spacetime::TileFunction& edge_edge) {
@@ -66,5 +66,5 @@ spacetime::PlanarTileFunction hwy_spacetime_planar_kernel(std::size_t index) {
   return HWY_DISPATCH_TABLE(spacetime::DecideSpacetimePlanarTile)[index];
 }
 
-}  // namespace simdccd::linear::dispatch
+}  // namespace simdccd::dispatch
 #endif  // HWY_ONCE

@@ -1,8 +1,9 @@
 // The implementations of the kernels and the choice among them
 // (include/simdccd/targets.hpp): every Highway target compiled into
-// dispatch/linear_ccd.cc (and dispatch/spacetime_ccd.cc), best first, then
-// "double" (kernels/linear/scalar_tile.cpp, kernels/spacetime/scalar_tile.cpp).
-// Each implementation carries both the linear and the space-time kernels.
+// dispatch/linear_ccd.cc (and dispatch/spacetime_ccd.cc, dispatch/rigid_ccd.cc),
+// best first, then "double" (the scalar_tile.cpp of kernels/linear/,
+// kernels/spacetime/ and kernels/rigid/). Each implementation carries the
+// kernels of every family: linear, space-time and rigid.
 //
 // The table is built once, at first use: the compiled targets with their
 // kernel pointers, which of them this CPU runs (hwy::SupportedTargets(),
@@ -22,6 +23,7 @@
 #include "hwy_dispatch.h"
 #include "linear/scalar_tile.hpp"
 #include "linear/tile_dispatch.hpp"
+#include "rigid/tile_dispatch.hpp"
 #include "spacetime/scalar_tile.hpp"
 
 namespace simdccd {
@@ -35,6 +37,7 @@ struct Implementation {
   spacetime::TileFunction spacetime_edge_edge = nullptr;
   bool runnable = false;
   spacetime::PlanarTileFunction spacetime_planar = nullptr;
+  rigid::KernelTable rigid{};
 };
 
 std::string upper(std::string_view s) {
@@ -57,16 +60,16 @@ class Registry {
  public:
   Registry() {
     const std::int64_t supported = hwy::SupportedTargets();
-    for (const linear::dispatch::HwyTarget& t : linear::dispatch::hwy_compiled_targets()) {
+    for (const dispatch::HwyTarget& t : dispatch::hwy_compiled_targets()) {
       all_.push_back({hwy::TargetName(t.target), t.vertex_face, t.edge_edge,
                       t.spacetime_vertex_face, t.spacetime_edge_edge, (supported & t.target) != 0,
-                      t.spacetime_planar});
+                      t.spacetime_planar, t.rigid});
     }
     all_.push_back({"double", linear::scalar_tile_function(QueryType::vertex_face),
                     linear::scalar_tile_function(QueryType::edge_edge),
                     spacetime::scalar_tile_function(QueryType::vertex_face),
                     spacetime::scalar_tile_function(QueryType::edge_edge), true,
-                    spacetime::scalar_planar_tile_function()});
+                    spacetime::scalar_planar_tile_function(), rigid::scalar_kernels()});
     best_ = &*std::find_if(all_.begin(), all_.end(), [](const Implementation& i) { return i.runnable; });
     active_.store(best_);
     if (const char* env = std::getenv("SIMDCCD_TARGET"); env != nullptr && *env != '\0') {
@@ -155,4 +158,12 @@ TileFunction active_tile_function(QueryType type) {
 PlanarTileFunction active_planar_tile_function() { return registry().active()->spacetime_planar; }
 
 }  // namespace spacetime
+
+namespace rigid {
+
+TileFunction active_tile_function(QueryType type, RigidMotionType motion) {
+  return registry().active()->rigid[kernel_index(type, motion)];
+}
+
+}  // namespace rigid
 }  // namespace simdccd

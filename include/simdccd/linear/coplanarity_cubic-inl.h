@@ -25,6 +25,7 @@
 
 #include "simdccd/simd/error_bounds.hpp"
 #include "simdccd/simd/lanes.hpp"
+#include "simdccd/simd/vec3-inl.h"
 
 namespace simdccd::linear::SIMDCCD_TARGET_NAMESPACE {
 
@@ -48,29 +49,9 @@ struct QueryLanes {
   }
 };
 
-/// A 3D cross product, and the same on absolute values (for permanents).
-template <class L>
-void cross3(typename L::V ax, typename L::V ay, typename L::V az, typename L::V bx,
-            typename L::V by, typename L::V bz, typename L::V& x, typename L::V& y,
-            typename L::V& z) {
-  x = L::sub(L::mul(ay, bz), L::mul(az, by));
-  y = L::sub(L::mul(az, bx), L::mul(ax, bz));
-  z = L::sub(L::mul(ax, by), L::mul(ay, bx));
-}
-template <class L>
-void abs_cross3(typename L::V ax, typename L::V ay, typename L::V az, typename L::V bx,
-                typename L::V by, typename L::V bz, typename L::V& x, typename L::V& y,
-                typename L::V& z) {
-  x = L::add(L::mul(L::abs(ay), L::abs(bz)), L::mul(L::abs(az), L::abs(by)));
-  y = L::add(L::mul(L::abs(az), L::abs(bx)), L::mul(L::abs(ax), L::abs(bz)));
-  z = L::add(L::mul(L::abs(ax), L::abs(by)), L::mul(L::abs(ay), L::abs(bx)));
-}
-
-template <class L>
-typename L::V dot3(typename L::V ax, typename L::V ay, typename L::V az, typename L::V bx,
-                   typename L::V by, typename L::V bz) {
-  return L::add(L::add(L::mul(ax, bx), L::mul(ay, by)), L::mul(az, bz));
-}
+using simd::SIMDCCD_TARGET_NAMESPACE::abs_cross3;
+using simd::SIMDCCD_TARGET_NAMESPACE::cross3;
+using simd::SIMDCCD_TARGET_NAMESPACE::dot3;
 
 /// Bernstein coefficients b0..b3 of the coplanarity cubic, and bounds e0..e3
 /// with |b_k - exact b_k| <= e_k (exact: from the exact input coordinates).

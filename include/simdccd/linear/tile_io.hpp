@@ -30,7 +30,7 @@ BatchStats store_tile(const Tile& tile, QueryType type, Mode mode, const BatchRe
 template <class Queries>
 BatchStats run_tiles(const Queries& queries, const Options& options, const BatchResults& out,
                      std::size_t begin, std::size_t end, TileFunction decide) {
-  return simd::for_each_tile(queries, options, begin, end, decide, [&](const Tile& tile, std::size_t first) {
+  return simd::for_each_tile<Tile>(queries, options, begin, end, decide, [&](const Tile& tile, std::size_t first) {
     return store_tile(tile, queries.type, options.mode, out, first);
   });
 }

@@ -1,5 +1,5 @@
-// The loop over tiles that every batch entry of both models shares (the
-// run_tiles of linear/tile_io.hpp and spacetime/tile_io.hpp).
+// The loop over tiles that every batch entry shares (the run_tiles of
+// linear/tile_io.hpp, spacetime/tile_io.hpp and kernels/rigid/tile_io.cpp).
 #pragma once
 
 #include <algorithm>
@@ -12,11 +12,12 @@ namespace simdccd::simd {
 
 /// Loads queries [begin, end) tile by tile (`load_tile(queries, first, count,
 /// tile)`, found by argument-dependent lookup), decides each tile with
-/// `decide` unless the mode is oracle, and writes its answers with
-/// `store(tile, first)`, which returns the tile's BatchStats.
-template <class TileT, class Queries, class Store>
+/// `decide(tile, options.time_tolerance)` unless the mode is oracle, and
+/// writes its answers with `store(tile, first)`, which returns the tile's
+/// BatchStats.
+template <class TileT, class Queries, class Decide, class Store>
 BatchStats for_each_tile(const Queries& queries, const Options& options, std::size_t begin, std::size_t end,
-                         void (*decide)(TileT& tile, double tolerance), Store store) {
+                         Decide decide, Store store) {
   BatchStats stats;
   TileT tile;
   for (std::size_t first = begin; first < end; first += kTileSize) {

@@ -44,7 +44,7 @@ inline QueryType type_of(const IndexedQueries& q) { return q.type; }
 template <class Queries, class Results>
 BatchStats run_tiles(const Queries& queries, const Options& options, const Results& out,
                      std::size_t begin, std::size_t end, TileFunction decide) {
-  return simd::for_each_tile(queries, options, begin, end, decide, [&](const Tile& tile, std::size_t first) {
+  return simd::for_each_tile<Tile>(queries, options, begin, end, decide, [&](const Tile& tile, std::size_t first) {
     return store_tile(tile, type_of(queries), options.mode, out, first);
   });
 }
@@ -67,7 +67,7 @@ template <class Results>
 BatchStats run_planar_tiles(const PlanarIdentifiedQueries& queries, const Options& options,
                             const Results& out, std::size_t begin, std::size_t end,
                             PlanarTileFunction decide) {
-  return simd::for_each_tile(queries, options, begin, end, decide, [&](const PlanarTile& tile, std::size_t first) {
+  return simd::for_each_tile<PlanarTile>(queries, options, begin, end, decide, [&](const PlanarTile& tile, std::size_t first) {
     return store_tile(tile, options.mode, SpacetimeResults{out}, first);
   });
 }
