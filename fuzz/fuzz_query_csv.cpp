@@ -2,24 +2,17 @@
 // failure; anything else escapes and crashes. A parsed file must be canonical
 // and read back the same once written out again.
 #include <cstdint>
-#include <cstdlib>
 #include <string>
 #include <string_view>
 
+#include "rational_checks.hpp"
 #include "simdccd/io/parse_error.hpp"
 #include "simdccd/io/query_csv.hpp"
 
 namespace {
 
-void require(bool ok) {
-  if (!ok) std::abort();
-}
-
-bool canonical(const mpq_class& q) {
-  mpz_class g;
-  mpz_gcd(g.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
-  return q.get_den() > 0 && g == 1;
-}
+using fuzz_checks::canonical;
+using fuzz_checks::require;
 
 std::string write_csv(const simdccd::QueryFile& f) {
   std::string out;
@@ -54,7 +47,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   require(f.truth.empty() || f.truth.size() == f.queries.size());
   for (const std::uint8_t t : f.truth) require(t <= 1);
   for (const simdccd::RationalQuery& q : f.queries) {
-    for (const simdccd::RationalVec3& p : q.points) require(canonical(p.x) && canonical(p.y) && canonical(p.z));
+    for (const simdccd::RationalVec3& p : q.points) require(canonical(p));
   }
   const simdccd::QueryFile again = simdccd::parse_query_csv(write_csv(f), "written.csv");
   require(again.truth == f.truth && again.queries.size() == f.queries.size());

@@ -6,14 +6,18 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <limits>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "simdccd/io/pair_json.hpp"
 #include "simdccd/io/parse_error.hpp"
 #include "simdccd/io/ply.hpp"
 #include "simdccd/io/query_csv.hpp"
+#include "simdccd/io/rigid_csv.hpp"
 
 namespace {
 
@@ -641,6 +645,309 @@ TEST_CASE("io.json: an unreadable file is an error at line 0") {
   const fs::path missing = data_dir / "missing.json";
   check_error([&] { read_pair_list_json(missing); }, missing.string(), ParseError::Unit::line, 0, "cannot read file");
   check_error([&] { read_bool_list_json(missing); }, missing.string(), ParseError::Unit::line, 0, "cannot read file");
+}
+
+// ---------------------------------------------------------------- Rigid CSV
+
+const std::string translation_header = "type,mover,p0x,p0y,p0z,p1x,p1y,p1z,p2x,p2y,p2z,p3x,p3y,p3z,tx,ty,tz";
+const std::string rotation_header =
+    "type,mover,p0x,p0y,p0z,p1x,p1y,p1z,p2x,p2y,p2z,p3x,p3y,p3z,cx,cy,cz,ax,ay,az,tan_half";
+const std::string twelve_points = "1,2,3,4,5,6,7,8,9,10,11,12";
+
+void rigid_error(const std::string& text, std::uint64_t line, const std::string& words) {
+  INFO(text);
+  check_error([&] { parse_rigid_csv(text, "bad.csv"); }, "bad.csv", ParseError::Unit::line, line, words);
+}
+
+// n / d, canonical.
+mpq_class ratio(const mpz_class& n, const mpz_class& d) {
+  mpq_class q(n, d);
+  q.canonicalize();
+  return q;
+}
+
+TEST_CASE("io.rigid_csv: a translation file with truth, both types, comments") {
+  const std::string text = "# a comment before the header\n" + translation_header + ",truth\n" +
+                           "vf,0,1,2,3,4,5,6,7,8,9,10,11,12,-1,0.5,3/4,1\n" +
+                           "# a comment between rows\n" +
+                           "ee,1,0,0,0,1,0,0,0,1,0,0,0,1,7,8,9,0\n";
+  const RigidQueryFile f = parse_rigid_csv(text, "t.csv");
+  CHECK(f.motion == RigidMotionType::translation);
+  CHECK(f.types == std::vector<QueryType>{QueryType::vertex_face, QueryType::edge_edge});
+  CHECK(f.truth == std::vector<std::uint8_t>{1, 0});
+  REQUIRE(f.queries.size() == 2);
+  const RationalRigidQuery& a = f.queries[0];
+  CHECK(a.mover == Mover::first);
+  for (int k = 0; k < 4; ++k) {
+    CHECK(a.points[k].x == 3 * k + 1);
+    CHECK(a.points[k].y == 3 * k + 2);
+    CHECK(a.points[k].z == 3 * k + 3);
+  }
+  CHECK(a.motion.type == RigidMotionType::translation);
+  CHECK(a.motion.translation.x == -1);
+  CHECK(a.motion.translation.y == mpq_class(1, 2));
+  CHECK(a.motion.translation.z == mpq_class(3, 4));
+  // The rotation's parameters stay zero.
+  CHECK(a.motion.center.x == 0);
+  CHECK(a.motion.axis.z == 0);
+  CHECK(a.motion.tan_half == 0);
+  CHECK(a.motion.tan_half_infinity == 0);
+  const RationalRigidQuery& b = f.queries[1];
+  CHECK(b.mover == Mover::second);
+  CHECK(b.points[1].x == 1);
+  CHECK(b.points[3].z == 1);
+  CHECK(b.motion.translation.z == 9);
+}
+
+TEST_CASE("io.rigid_csv: a rotation file without truth, half turns") {
+  const std::string text = rotation_header + "\n" +                        //
+                           "ee," + "0," + twelve_points + ",1,2,3,0,0,1,1/3\n" +  //
+                           "vf," + "1," + twelve_points + ",0,0,0,1,1,0,inf\n" +  //
+                           "vf," + "0," + twelve_points + ",0,0,0,1,1,0,+inf\n" +  //
+                           "ee," + "1," + twelve_points + ",0,0,0,-2,0,0,-inf\n";
+  const RigidQueryFile f = parse_rigid_csv(text, "r.csv");
+  CHECK(f.motion == RigidMotionType::rotation);
+  CHECK(f.truth.empty());
+  CHECK(f.types == std::vector<QueryType>{QueryType::edge_edge, QueryType::vertex_face, QueryType::vertex_face,
+                                          QueryType::edge_edge});
+  REQUIRE(f.queries.size() == 4);
+  const RationalRigidMotion& m = f.queries[0].motion;
+  CHECK(m.type == RigidMotionType::rotation);
+  CHECK((m.center.x == 1 && m.center.y == 2 && m.center.z == 3));
+  CHECK((m.axis.x == 0 && m.axis.y == 0 && m.axis.z == 1));
+  CHECK(m.tan_half == mpq_class(1, 3));
+  CHECK(m.tan_half_infinity == 0);
+  CHECK(m.translation.x == 0);
+  CHECK(f.queries[1].motion.tan_half_infinity == 1);
+  CHECK(f.queries[1].motion.tan_half == 0);
+  CHECK(f.queries[2].motion.tan_half_infinity == 1);
+  CHECK(f.queries[3].motion.tan_half_infinity == -1);
+  CHECK(f.queries[3].motion.axis.x == -2);
+  CHECK(f.queries[3].mover == Mover::second);
+  CHECK(f.queries[3].points[3].z == 12);
+}
+
+TEST_CASE("io.rigid_csv: numbers are the rationals they denote, exactly") {
+  // 2^100 (python3).
+  const std::string big = "1267650600228229401496703205376";
+  const std::vector<std::pair<std::string, mpq_class>> cases = {
+      {"0.1", mpq_class(1, 10)},
+      {"-2.5e-3", mpq_class(-1, 400)},
+      {"1E10", mpq_class(10000000000)},
+      {"1e+20", mpq_class(mpz_class("100000000000000000000"))},
+      {"12.50E-0", mpq_class(25, 2)},
+      {"+0.000", 0},
+      {"-0", 0},
+      {"007", 7},
+      {"0e9999", 0},
+      {"1.5e0009", mpq_class(1500000000)},
+      {"-12", -12},
+      {"6/4", mpq_class(3, 2)},
+      {"1/-2", mpq_class(-1, 2)},
+      {"-3/-9", mpq_class(1, 3)},
+      {"+0/-5", 0},
+      {big, mpq_class(mpz_class(big))},
+      {"-" + big + "/" + big + "0", mpq_class(-1, 10)},
+      {big + ".5", ratio(mpz_class(big) * 2 + 1, 2)},
+  };
+  for (const auto& [field, value] : cases) {
+    INFO(field);
+    const RigidQueryFile f =
+        parse_rigid_csv(translation_header + "\nvf,0," + twelve_points + ",0,0," + field + "\n", "n.csv");
+    const mpq_class& z = f.queries.at(0).motion.translation.z;
+    CHECK(z == value);
+    // Canonical: positive denominator, lowest terms.
+    CHECK(mpz_sgn(z.get_den_mpz_t()) > 0);
+    CHECK(gcd(z.get_num(), z.get_den()) == 1);
+  }
+  const RigidQueryFile tiny =
+      parse_rigid_csv(translation_header + "\nvf,0," + twelve_points + ",0.1,1e-9999,0\n", "n.csv");
+  CHECK(tiny.queries[0].motion.translation.x != mpq_class(0.1));  // not the double
+  mpz_class ten_9999;
+  mpz_ui_pow_ui(ten_9999.get_mpz_t(), 10, 9999);
+  CHECK(tiny.queries[0].motion.translation.y == ratio(1, ten_9999));
+}
+
+TEST_CASE("io.rigid_csv: line endings, comments, trailing empty lines") {
+  const std::string rows = translation_header + "\nvf,0," + twelve_points + ",1,2,3\nee,1," + twelve_points + ",4,5,6\n";
+  const RigidQueryFile plain = parse_rigid_csv(rows, "x.csv");
+  CHECK(plain.queries.size() == 2);
+  CHECK(parse_rigid_csv(with_crlf(rows), "crlf.csv") == plain);
+  CHECK(parse_rigid_csv(rows.substr(0, rows.size() - 1), "x.csv") == plain);  // no final newline
+  CHECK(parse_rigid_csv(rows + "\n\r\n\n", "x.csv") == plain);
+  CHECK(parse_rigid_csv("#\n# x,y\n" + rows + "#,\n#", "x.csv") == plain);
+  const RigidQueryFile header_only = parse_rigid_csv(rotation_header + ",truth", "h.csv");
+  CHECK(header_only.motion == RigidMotionType::rotation);
+  CHECK(header_only.queries.empty());
+  CHECK(header_only.types.empty());
+  CHECK(header_only.truth.empty());
+}
+
+TEST_CASE("io.rigid_csv: malformed files name the file, line and field") {
+  const std::string t = translation_header + "\n";  // line 1
+  const std::string r = "# rotation\n" + rotation_header + ",truth\n";  // lines 1-2
+  const std::string t_row = "vf,0," + twelve_points + ",1,2,3\n";
+  const std::string r_row = "ee,1," + twelve_points + ",0,0,0,0,0,1,2,1\n";
+  SUBCASE("no header") {
+    rigid_error("", 0, "no header line");
+    rigid_error("# only\n# comments\n", 0, "no header line");
+  }
+  SUBCASE("unknown header") {
+    rigid_error("# x\n" + translation_header + ",tan_half\n", 2, "unknown header 'type,mover,p0x");
+    rigid_error(rotation_header.substr(0, rotation_header.size() - 1) + "\n", 1, "unknown header");
+    rigid_error(translation_header + ",truth,truth\n", 1, "unknown header");
+    rigid_error(translation_header + " \n", 1, "unknown header");
+    rigid_error(t_row, 1, "unknown header 'vf,0,1,2,");
+  }
+  SUBCASE("field count") {
+    rigid_error(t + t_row + "vf,0," + twelve_points + ",1,2\n", 3,
+                "expected 17 fields (as the header on line 1), found 16");
+    rigid_error(t + "vf,0," + twelve_points + ",1,2,3,0\n", 2, "expected 17 fields");
+    rigid_error(r + r_row + r_row + "ee,1," + twelve_points + ",0,0,0,0,0,1,2\n", 5,
+                "expected 22 fields (as the header on line 2), found 21");
+    rigid_error(t + "\t\n", 2, "found 1");  // blank is not empty
+  }
+  SUBCASE("type, mover, truth") {
+    rigid_error(t + t_row + "VF,0," + twelve_points + ",1,2,3\n", 3, "type (field 1) must be vf or ee, found 'VF'");
+    rigid_error(t + "fv,0," + twelve_points + ",1,2,3\n", 2, "type (field 1)");
+    rigid_error(t + "vf,2," + twelve_points + ",1,2,3\n", 2, "mover (field 2) must be 0 or 1, found '2'");
+    rigid_error(t + "vf,," + twelve_points + ",1,2,3\n", 2, "mover (field 2) must be 0 or 1, found ''");
+    rigid_error(r + "ee,1," + twelve_points + ",0,0,0,0,0,1,2,01\n", 3,
+                "truth (field 22) must be 0 or 1, found '01'");
+    rigid_error(r + r_row + "ee,1," + twelve_points + ",0,0,0,0,0,1,2,true\n", 4, "truth (field 22)");
+  }
+  SUBCASE("malformed numbers") {
+    rigid_error(t + "vf,0,abc,2,3,4,5,6,7,8,9,10,11,12,1,2,3\n", 2, "field 3 (p0x) is not a number: 'abc'");
+    rigid_error(t + t_row + "vf,0," + twelve_points + ",1,2, 3\n", 3, "field 17 (tz) is not a number: ' 3'");
+    for (const char* bad : {"", ".5", "5.", "1e", "1e+", "e5", "--1", "+-1", "1.5/2", "1/2.5", "1/2/3", "0x10", "1,5",
+                            "nan", "INF", "infinity", "1_000", "1 /2", "1e5.0", "/2", "2/"}) {
+      INFO(bad);
+      const std::string row = "ee,0," + twelve_points + ",0,0,0,0,0,1," + bad + ",0\n";
+      if (std::string(bad) == "1,5") {
+        rigid_error(r + row, 3, "expected 22 fields");
+      } else {
+        rigid_error(r + row, 3, "field 21 (tan_half) is not a number: '" + std::string(bad) + "'");
+      }
+    }
+  }
+  SUBCASE("zero denominator") {
+    rigid_error(t + "vf,0,1,2,3,4/0,5,6,7,8,9,10,11,12,1,2,3\n", 2, "field 6 (p1x): zero denominator");
+    rigid_error(r + "ee,1," + twelve_points + ",0,0,0,0,0,1,-3/-000,1\n", 3, "field 21 (tan_half): zero denominator");
+  }
+  SUBCASE("exponent out of range") {
+    rigid_error(t + "vf,0," + twelve_points + ",1e10000,2,3\n", 2, "field 15 (tx): exponent beyond 9999");
+    rigid_error(t + "vf,0," + twelve_points + ",1,-0.5E-00012345,3\n", 2, "field 16 (ty): exponent beyond 9999");
+  }
+  SUBCASE("inf outside tan_half") {
+    rigid_error(t + "vf,0," + twelve_points + ",1,inf,3\n", 2, "field 16 (ty): inf is allowed only in tan_half");
+    rigid_error(r + "ee,1,-inf,2,3,4,5,6,7,8,9,10,11,12,0,0,0,0,0,1,2,1\n", 3,
+                "field 3 (p0x): inf is allowed only in tan_half");
+    rigid_error(r + "ee,1," + twelve_points + ",0,0,0,0,0,+inf,2,1\n", 3, "field 20 (az): inf is allowed");
+  }
+  SUBCASE("empty lines") {
+    rigid_error(t + t_row + "\n" + t_row, 3, "empty line before more data");
+    rigid_error("\n" + t + t_row, 1, "empty line before more data");
+    rigid_error(t + t_row + "\r\n\n# a comment\n", 3, "empty line before more data");
+  }
+}
+
+TEST_CASE("io.rigid_csv: an unreadable file is an error at line 0, a readable one parses") {
+  const fs::path missing = data_dir / "does-not-exist.csv";
+  check_error([&] { read_rigid_csv(missing); }, missing.string(), ParseError::Unit::line, 0, "cannot read file");
+  const fs::path path = fs::temp_directory_path() / "simdccd_test_io_rigid_csv.csv";
+  const std::string text = translation_header + "\nvf,0," + twelve_points + ",1,2,3\n";
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+  }
+  CHECK(read_rigid_csv(path) == parse_rigid_csv(text, path.string()));
+  fs::remove(path);
+}
+
+// A file of `motion` with both types, huge and negative numbers, and (for a
+// rotation) half turns both ways.
+RigidQueryFile sample_file(RigidMotionType motion, bool truth) {
+  const mpz_class big("-123456789012345678901234567890123456789");  // python3: beyond 2^126
+  RigidQueryFile f;
+  f.motion = motion;
+  for (int i = 0; i < 6; ++i) {
+    f.types.push_back(i % 2 ? QueryType::edge_edge : QueryType::vertex_face);
+    if (truth) f.truth.push_back(static_cast<std::uint8_t>(i % 3 == 1));
+    RationalRigidQuery& q = f.queries.emplace_back();
+    q.mover = i % 3 ? Mover::second : Mover::first;
+    for (int k = 0; k < 4; ++k) {
+      q.points[k] = {ratio(big, 3 + 2 * k + i), ratio(-k, 7), ratio(big * big + k, 1)};
+    }
+    q.motion.type = motion;
+    if (motion == RigidMotionType::translation) {
+      q.motion.translation = {mpq_class(1, 10), ratio(-big, 1024), mpq_class(i)};
+    } else {
+      q.motion.center = {mpq_class(-1, 3), 0, ratio(big, 1)};
+      q.motion.axis = {0, mpq_class(2, 5), mpq_class(-1)};
+      q.motion.tan_half_infinity = i % 3 - 1;
+      if (q.motion.tan_half_infinity == 0) q.motion.tan_half = ratio(big, 7);
+    }
+  }
+  return f;
+}
+
+TEST_CASE("io.rigid_csv: format_rigid_csv and parse_rigid_csv round trip exactly") {
+  for (const RigidMotionType motion : {RigidMotionType::translation, RigidMotionType::rotation}) {
+    for (const bool truth : {false, true}) {
+      const RigidQueryFile f = sample_file(motion, truth);
+      const std::string text = format_rigid_csv(f);
+      INFO(text);
+      const RigidQueryFile again = parse_rigid_csv(text, "written.csv");
+      CHECK(again == f);
+      CHECK(format_rigid_csv(again) == text);
+    }
+  }
+  // The writer's form: n or n/d with d > 0 in lowest terms, inf and -inf.
+  const std::string text = "# comment\r\n" + rotation_header + ",truth\r\n" + "vf,1," + twelve_points +
+                           ",0.5,-2/4,1/-3,+7,-0,1e3,+inf,1\r\n" + "ee,0," + twelve_points + ",0,0,0,1,1,1,-inf,0\r\n" +
+                           "ee,0," + twelve_points + ",0,0,0,1,1,1,-1.25e-1,0\r\n";
+  CHECK(format_rigid_csv(parse_rigid_csv(text, "x.csv")) ==
+        rotation_header + ",truth\n" + "vf,1," + twelve_points + ",1/2,-1/2,-1/3,7,0,1000,inf,1\n" + "ee,0," +
+            twelve_points + ",0,0,0,1,1,1,-inf,0\n" + "ee,0," + twelve_points + ",0,0,0,1,1,1,-1/8,0\n");
+  CHECK(format_rigid_csv(RigidQueryFile{}) == translation_header + "\n");
+  CHECK(parse_rigid_csv(format_rigid_csv(RigidQueryFile{}), "empty.csv") == RigidQueryFile{});
+}
+
+TEST_CASE("io.rigid_csv: equality and the writer's preconditions") {
+  const RigidQueryFile f = sample_file(RigidMotionType::rotation, true);
+  CHECK(f == f);
+  RigidQueryFile g = f;
+  g.queries[2].motion.tan_half_infinity = -g.queries[2].motion.tan_half_infinity;
+  CHECK_FALSE(g == f);
+  g = f;
+  g.queries[5].motion.translation.x = 1;  // a parameter the rotation does not use
+  CHECK_FALSE(g == f);
+  g = f;
+  g.queries.pop_back();
+  CHECK_FALSE(g == f);
+
+  const auto rejects = [](const RigidQueryFile& bad) { CHECK_THROWS_AS(format_rigid_csv(bad), std::invalid_argument); };
+  g = f;
+  g.types.pop_back();
+  rejects(g);
+  g = f;
+  g.truth.pop_back();
+  rejects(g);
+  g = f;
+  g.truth[0] = 2;
+  rejects(g);
+  g = f;
+  g.motion = RigidMotionType::translation;
+  rejects(g);
+  g = f;
+  g.queries[1].motion.tan_half_infinity = 2;
+  rejects(g);
+  g = f;
+  g.queries[1].mover = static_cast<Mover>(2);
+  rejects(g);
+  g = f;
+  g.types[1] = static_cast<QueryType>(2);
+  rejects(g);
 }
 
 }  // namespace

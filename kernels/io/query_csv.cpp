@@ -3,6 +3,7 @@
 #include <array>
 #include <optional>
 
+#include "io/csv_fields.hpp"
 #include "io/read_file.hpp"
 #include "simdccd/io/parse_error.hpp"
 
@@ -12,44 +13,13 @@ namespace {
 
 constexpr std::size_t max_fields = 7;
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-// Sets `z` to `field` when it reads [+-]?[0-9]+. Validating first matters:
-// mpz_set_str would also accept inner spaces, and rejects a leading '+'.
-bool parse_integer(std::string_view field, mpz_ptr z, std::string& scratch) {
-  const bool sign = !field.empty() && (field[0] == '+' || field[0] == '-');
-  const std::string_view digits = field.substr(sign ? 1 : 0);
-  if (digits.empty()) return false;
-  for (char c : digits) {
-    if (!is_digit(c)) return false;
-  }
-  scratch.clear();
-  if (field[0] == '-') scratch += '-';
-  scratch += digits;
-  mpz_set_str(z, scratch.c_str(), 10);
-  return true;
-}
-
-// Splits `line` at commas into `fields`; returns the field count, which may
-// exceed max_fields (only the first max_fields are stored).
-std::size_t split_fields(std::string_view line, std::array<std::string_view, max_fields>& fields) {
-  std::size_t count = 0;
-  for (;;) {
-    const std::size_t comma = line.find(',');
-    if (count < max_fields) fields[count] = line.substr(0, comma);
-    ++count;
-    if (comma == std::string_view::npos) return count;
-    line.remove_prefix(comma + 1);
-  }
-}
-
 class Parser {
  public:
   explicit Parser(const std::string& file_name) : file_name_(file_name) {}
 
   void row(std::string_view line, std::uint64_t line_no) {
     std::array<std::string_view, max_fields> fields;
-    const std::size_t count = split_fields(line, fields);
+    const std::size_t count = io_detail::split_fields(line, fields);
     if (columns_ == 0) {
       if (count != 6 && count != 7) fail(line_no, "expected 6 or 7 fields, found " + std::to_string(count));
       columns_ = count;
@@ -86,13 +56,13 @@ class Parser {
     return std::move(out_);
   }
 
+ private:
   [[noreturn]] void fail(std::uint64_t line_no, const std::string& message) const {
     throw ParseError(file_name_, ParseError::Unit::line, line_no, message);
   }
 
- private:
   void integer(std::string_view field, int index, mpz_ptr z, std::uint64_t line_no) {
-    if (!parse_integer(field, z, scratch_)) {
+    if (!io_detail::parse_integer(field, z, scratch_)) {
       fail(line_no, "field " + std::to_string(index + 1) + " is not an integer: " + io_detail::quoted(field));
     }
   }
@@ -122,21 +92,8 @@ class Parser {
 
 QueryFile parse_query_csv(std::string_view text, const std::string& file_name) {
   Parser parser(file_name);
-  std::optional<std::uint64_t> empty_line;  // first empty line not yet followed by data
-  std::uint64_t line_no = 0;
-  while (!text.empty()) {
-    const std::size_t end = text.find('\n');
-    std::string_view line = text.substr(0, end);
-    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.empty()) {
-      if (!empty_line) empty_line = line_no;
-      continue;
-    }
-    if (empty_line) parser.fail(*empty_line, "empty line before more data");
-    parser.row(line, line_no);
-  }
+  io_detail::CsvLines lines(text, file_name);
+  while (const std::optional<std::string_view> line = lines.next()) parser.row(*line, lines.number());
   return parser.finish();
 }
 
