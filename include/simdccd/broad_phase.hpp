@@ -100,4 +100,11 @@ class SortAndSweep {
 /// largest variance (lowest axis on ties); 0 for an empty mesh.
 int sweep_axis(const Boxes& vertex_boxes);
 
+/// Every pair (i, j) of a box i of `a` and a box j of `b` that overlap on all
+/// three axes (closed boxes), ascending by (i, j): the broad phase between
+/// two sets, e.g. a moving body's swept features and a still body's
+/// (polyhedra.hpp). Sorts `b` along `axis` and scans, for each box of `a`,
+/// the boxes of `b` whose low end lies within its reach.
+std::vector<CandidatePair> overlapping_pairs(const Boxes& a, const Boxes& b, int axis);
+
 }  // namespace simdccd
