@@ -1,5 +1,6 @@
 #include "exact/real_root.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cassert>
 #include <cmath>
@@ -123,6 +124,13 @@ int RealRoot::sign_of(const Poly& p) {
   }
 }
 
+int RealRoot::right_sign_of(const Poly& p) {
+  for (Poly d = p; !d.is_zero(); d = derivative(d)) {
+    if (const int s = sign_of(d)) return s;
+  }
+  return 0;
+}
+
 // A floating-point guess of the root of q in [lo, hi]: bisection on q with
 // coefficients rounded to doubles. Only a guess; `enclose` verifies it.
 double RealRoot::guess() const {
@@ -166,6 +174,13 @@ RealRoot::Enclosure RealRoot::enclose() {
   }
   while (!is_rational() && double_inside(lo_, hi_)) refine();
   return {round_down(lo_), round_up(hi_)};
+}
+
+std::optional<RealRoot::Enclosure> earliest(std::optional<RealRoot::Enclosure> a,
+                                            std::optional<RealRoot::Enclosure> b) {
+  if (!a) return b;
+  if (!b) return a;
+  return RealRoot::Enclosure{std::min(a->lo, b->lo), std::min(a->hi, b->hi)};
 }
 
 std::vector<RealRoot> roots_in_unit_interval(const Poly& p) {
