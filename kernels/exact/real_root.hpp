@@ -9,7 +9,7 @@
 namespace simdccd::exact {
 
 /// A real number given exactly: either the rational `lo` (when lo == hi), or
-/// the only root of the square-free `q` in the open interval (lo, hi), with
+/// the only root of `q` in the open interval (lo, hi), a simple one, with
 /// q(lo) and q(hi) nonzero and of opposite signs. Queries may shrink the
 /// interval; the number never changes.
 class RealRoot {
