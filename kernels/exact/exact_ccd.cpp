@@ -2,6 +2,7 @@
 // the linear motion of the query's points, decided by exact/contact.hpp.
 #include "simdccd/exact_oracle.hpp"
 
+#include "conversions.hpp"
 #include "exact/contact.hpp"
 
 namespace simdccd {
@@ -15,9 +16,7 @@ using exact::PolyMotion;
 // and keeps the coefficients integers (cheap for GMP's canonicalization).
 PolyMotion motion_of(const RationalQuery& q) {
   mpz_class denominator = 1;
-  for (const RationalVec3& p : q.points) {
-    for (const mpq_class* c : {&p.x, &p.y, &p.z}) mpz_lcm(denominator.get_mpz_t(), denominator.get_mpz_t(), c->get_den_mpz_t());
-  }
+  for (const RationalVec3& p : q.points) include_denominators(denominator, p);
   const mpq_class s(denominator);
   PolyMotion m;
   for (int i = 0; i < 4; ++i) {
