@@ -53,13 +53,14 @@ bool point_in_coplanar_triangle(const PolyVec3& p, const PolyVec3& f0, const Pol
 // Closed segments [a0, a1] and [b0, b1] intersect at a time t when coplanar.
 bool coplanar_segments_intersect(const PolyVec3& a0, const PolyVec3& a1, const PolyVec3& b0,
                                  const PolyVec3& b1, RealRoot& t) {
-  const LineParameters lines = line_parameters(a1 - a0, b1 - b0, b0 - a0);
-  if (is_zero_at(lines.n, t)) {  // parallel or degenerate: they meet iff an endpoint lies on the other
+  const PolyVec3 da = a1 - a0, db = b1 - b0, n = cross(da, db);
+  if (is_zero_at(n, t)) {  // parallel or degenerate: they meet iff an endpoint lies on the other
     return point_on_segment(a0, b0, b1, t) || point_on_segment(a1, b0, b1, t) ||
            point_on_segment(b0, a0, a1, t) || point_on_segment(b1, a0, a1, t);
   }
   // Coplanar lines meet where both parameters are in [0, 1].
-  const Poly nn = dot(lines.n, lines.n);
+  const LineParameters lines = line_parameters(da, db, b0 - a0, n);
+  const Poly nn = dot(n, n);
   for (const Poly* along : {&lines.along_a, &lines.along_b}) {
     if (t.sign_of(*along) < 0 || t.sign_of(nn - *along) < 0) return false;
   }
@@ -125,12 +126,11 @@ std::optional<Enclosure> coplanar_contact(QueryType type, const std::array<PolyV
 
 }  // namespace
 
-LineParameters line_parameters(const PolyVec3& da, const PolyVec3& db, const PolyVec3& w) {
+LineParameters line_parameters(const PolyVec3& da, const PolyVec3& db, const PolyVec3& w,
+                               const PolyVec3& n) {
   // The closest points satisfy s_a da - s_b db = w + k n; cross with db (da)
   // and dot with n.
-  PolyVec3 n = cross(da, db);
-  Poly along_a = dot(cross(w, db), n), along_b = dot(cross(w, da), n);
-  return {std::move(n), std::move(along_a), std::move(along_b)};
+  return {dot(cross(w, db), n), dot(cross(w, da), n)};
 }
 
 Result plain_contact(QueryType type, const PolyMotion& motion) {

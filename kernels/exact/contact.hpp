@@ -38,9 +38,9 @@ Result exact_result(const std::optional<RealRoot::Enclosure>& toi);
 /// where n != 0 their closest points have s_a = along_a / |n|^2 and
 /// s_b = along_b / |n|^2 (the intersection point when they are coplanar).
 struct LineParameters {
-  PolyVec3 n;
   Poly along_a, along_b;
 };
-LineParameters line_parameters(const PolyVec3& da, const PolyVec3& db, const PolyVec3& w);
+LineParameters line_parameters(const PolyVec3& da, const PolyVec3& db, const PolyVec3& w,
+                               const PolyVec3& n);
 
 }  // namespace simdccd::exact
