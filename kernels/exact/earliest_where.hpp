@@ -44,10 +44,11 @@ using Condition = std::function<bool(SignsAt&)>;
 /// given that the signs `holds` reads on an open interval between
 /// consecutive roots of `polys` (those with a root) are all constant there:
 /// then C meets each such interval in all of it or nothing, so u* is 0 or a
-/// root of one of `polys`. The candidates are tried in increasing order,
-/// each at itself (`holds` with exact signs) and right after it (`holds`
-/// with the signs right after it, skipped at u = 1); the first that passes
-/// is u*. `holds` may read other polynomials at a candidate itself.
+/// root of one of `polys`. The candidates are tried in increasing order (of
+/// their isolating intervals), each at itself (`holds` with exact signs) and
+/// right after it (`holds` with the signs right after it; not at u = 1); the
+/// least that passes is u*. `holds` may read other polynomials too, at a
+/// candidate itself (not right after it).
 std::optional<RealRoot::Enclosure> earliest_where(std::span<const Poly* const> polys,
                                                    const Condition& holds);
 

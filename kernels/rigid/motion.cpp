@@ -63,42 +63,43 @@ bool is_valid(const RigidQuery& q) {
 }
 
 // Only the fields of the motion's type are converted (RigidMotion: "only the
-// fields of `type` are read"); the others stay zero.
-RationalRigidQuery to_rational(const RigidQuery& q) {
-  RationalRigidQuery r;
-  for (int i = 0; i < 4; ++i) r.points[i] = to_rational(q.points[i]);
+// fields of `type` are read"); the others stay zero. `point` converts points
+// and vectors, `tan_half` the tan_half of one motion into the other.
+template <class Out, class In, class Point, class TanHalf>
+Out converted(const In& q, Point point, TanHalf tan_half) {
+  Out r;
+  for (int i = 0; i < 4; ++i) r.points[i] = point(q.points[i]);
   r.mover = q.mover;
-  const RigidMotion& m = q.motion;
-  r.motion.type = m.type;
-  if (m.type == RigidMotionType::translation) {
-    r.motion.translation = to_rational(m.translation);
+  r.motion.type = q.motion.type;
+  if (q.motion.type == RigidMotionType::translation) {
+    r.motion.translation = point(q.motion.translation);
   } else {
-    r.motion.center = to_rational(m.center);
-    r.motion.axis = to_rational(m.axis);
-    if (std::isinf(m.tan_half)) {
-      r.motion.tan_half_infinity = m.tan_half > 0 ? 1 : -1;
-    } else {
-      r.motion.tan_half = m.tan_half;
-    }
+    r.motion.center = point(q.motion.center);
+    r.motion.axis = point(q.motion.axis);
+    tan_half(q.motion, r.motion);
   }
   return r;
 }
 
+RationalRigidQuery to_rational(const RigidQuery& q) {
+  return converted<RationalRigidQuery>(
+      q, [](const Vec3& p) { return to_rational(p); },
+      [](const RigidMotion& in, RationalRigidMotion& out) {
+        if (std::isinf(in.tan_half)) {
+          out.tan_half_infinity = in.tan_half > 0 ? 1 : -1;
+        } else {
+          out.tan_half = in.tan_half;
+        }
+      });
+}
+
 RigidQuery to_double(const RationalRigidQuery& q) {
-  RigidQuery r;
-  for (int i = 0; i < 4; ++i) r.points[i] = to_double(q.points[i]);
-  r.mover = q.mover;
-  const RationalRigidMotion& m = q.motion;
-  r.motion.type = m.type;
-  if (m.type == RigidMotionType::translation) {
-    r.motion.translation = to_double(m.translation);
-  } else {
-    r.motion.center = to_double(m.center);
-    r.motion.axis = to_double(m.axis);
-    r.motion.tan_half = m.tan_half_infinity != 0 ? std::copysign(INFINITY, m.tan_half_infinity)
-                                                 : nearest_double(m.tan_half);
-  }
-  return r;
+  return converted<RigidQuery>(
+      q, [](const RationalVec3& p) { return to_double(p); },
+      [](const RationalRigidMotion& in, RigidMotion& out) {
+        out.tan_half = in.tan_half_infinity != 0 ? std::copysign(INFINITY, in.tan_half_infinity)
+                                                 : nearest_double(in.tan_half);
+      });
 }
 
 }  // namespace simdccd
