@@ -1,6 +1,7 @@
 // Small conversions and names of the public types.
 #include <cmath>
 
+#include "conversions.hpp"
 #include "simdccd/options.hpp"
 #include "simdccd/query.hpp"
 #include "simdccd/rational_query.hpp"
@@ -45,15 +46,14 @@ bool is_finite(const Query& q) {
   return true;
 }
 
+RationalVec3 to_rational(const Vec3& p) { return {mpq_class(p.x), mpq_class(p.y), mpq_class(p.z)}; }
+
 RationalQuery to_rational(const Query& q) {
   RationalQuery r;
-  for (int i = 0; i < 8; ++i) {
-    r.points[i] = {mpq_class(q.points[i].x), mpq_class(q.points[i].y), mpq_class(q.points[i].z)};
-  }
+  for (int i = 0; i < 8; ++i) r.points[i] = to_rational(q.points[i]);
   return r;
 }
 
-namespace {
 // mpq_get_d truncates; this rounds to nearest, ties to even.
 double nearest_double(const mpq_class& v) {
   const double t = v.get_d();
@@ -69,14 +69,16 @@ double nearest_double(const mpq_class& v) {
   __builtin_memcpy(&bits, &t, sizeof t);
   return (bits & 1) == 0 ? t : other;
 }
-}  // namespace
+
+void include_denominators(mpz_class& l, const RationalVec3& p) {
+  for (const mpq_class* c : {&p.x, &p.y, &p.z}) mpz_lcm(l.get_mpz_t(), l.get_mpz_t(), c->get_den_mpz_t());
+}
+
+Vec3 to_double(const RationalVec3& p) { return {nearest_double(p.x), nearest_double(p.y), nearest_double(p.z)}; }
 
 Query to_double(const RationalQuery& q) {
   Query d;
-  for (int i = 0; i < 8; ++i) {
-    const RationalVec3& p = q.points[i];
-    d.points[i] = {nearest_double(p.x), nearest_double(p.y), nearest_double(p.z)};
-  }
+  for (int i = 0; i < 8; ++i) d.points[i] = to_double(q.points[i]);
   return d;
 }
 

@@ -95,9 +95,28 @@ Poly taylor_shift(const Poly& p, const mpq_class& m) {
   return Poly(std::move(c));
 }
 
+Poly without_factor(const Poly& p, const Poly& f) {
+  assert(f.degree() >= 1);
+  Poly q = p;
+  while (!q.is_zero()) {
+    auto [next, rest] = divide(q, f);
+    if (!rest.is_zero()) break;
+    q = std::move(next);
+  }
+  return q;
+}
+
+PolyVec3 operator+(const PolyVec3& a, const PolyVec3& b) {
+  return {a[0] + b[0], a[1] + b[1], a[2] + b[2]};
+}
+
 PolyVec3 operator-(const PolyVec3& a, const PolyVec3& b) {
   return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
 }
+
+PolyVec3 operator*(const Poly& s, const PolyVec3& v) { return {s * v[0], s * v[1], s * v[2]}; }
+
+PolyVec3 derivative(const PolyVec3& v) { return {derivative(v[0]), derivative(v[1]), derivative(v[2])}; }
 
 PolyVec3 cross(const PolyVec3& a, const PolyVec3& b) {
   return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};

@@ -46,13 +46,20 @@ Poly gcd(const Poly& a, const Poly& b);
 Poly square_free_part(const Poly& p);
 /// Coefficients of p(m + s) as a polynomial in s.
 Poly taylor_shift(const Poly& p, const mpq_class& m);
+/// p divided by f as often as f divides it exactly (f of degree >= 1); p
+/// itself when p is zero. Removes factors without real roots, such as a
+/// positive weight, before roots are isolated.
+Poly without_factor(const Poly& p, const Poly& f);
 
 inline int sign(const mpq_class& v) { return sgn(v); }
 
-/// A point moving linearly: each coordinate is a polynomial of degree <= 1.
+/// A moving point or vector: each coordinate a polynomial in t.
 using PolyVec3 = std::array<Poly, 3>;
 
+PolyVec3 operator+(const PolyVec3& a, const PolyVec3& b);
 PolyVec3 operator-(const PolyVec3& a, const PolyVec3& b);
+PolyVec3 operator*(const Poly& s, const PolyVec3& v);
+PolyVec3 derivative(const PolyVec3& v);
 PolyVec3 cross(const PolyVec3& a, const PolyVec3& b);
 Poly dot(const PolyVec3& a, const PolyVec3& b);
 /// gcd of the three coordinates: its roots are the times where a vector is 0.

@@ -1,7 +1,9 @@
 #include "exact/real_root.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cassert>
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -110,6 +112,7 @@ void RealRoot::refine() {
 
 int RealRoot::sign_of(const Poly& p) {
   if (is_rational()) return sgn(p(lo_));
+  if (p == q_) return 0;
   // Most signs show on an interval one double wide; only then pay for the gcd
   // that detects an exact zero (p vanishes here iff gcd(p, q) has its root here).
   enclose();
@@ -123,13 +126,34 @@ int RealRoot::sign_of(const Poly& p) {
   }
 }
 
+int RealRoot::right_sign_of(const Poly& p) {
+  for (Poly d = p; !d.is_zero(); d = derivative(d)) {
+    if (const int s = sign_of(d)) return s;
+  }
+  return 0;
+}
+
 // A floating-point guess of the root of q in [lo, hi]: bisection on q with
 // coefficients rounded to doubles. Only a guess; `enclose` verifies it.
 double RealRoot::guess() const {
-  mpq_class largest = 0;
-  for (const mpq_class& c : q_.coefficients()) largest = std::max(largest, mpq_class(abs(c)));
+  // The coefficients divided by a power of two near the largest (exact and
+  // cheap, unlike a division by the largest), so that they fit doubles.
+  long top = LONG_MIN;
+  for (const mpq_class& x : q_.coefficients()) {
+    if (sgn(x) == 0) continue;
+    top = std::max(top, static_cast<long>(mpz_sizeinbase(x.get_num_mpz_t(), 2)) -
+                            static_cast<long>(mpz_sizeinbase(x.get_den_mpz_t(), 2)));
+  }
   std::vector<double> c;
-  for (const mpq_class& x : q_.coefficients()) c.push_back(mpq_class(x / largest).get_d());
+  mpq_class scaled;
+  for (const mpq_class& x : q_.coefficients()) {
+    if (top >= 0) {
+      mpq_div_2exp(scaled.get_mpq_t(), x.get_mpq_t(), static_cast<unsigned long>(top));
+    } else {
+      mpq_mul_2exp(scaled.get_mpq_t(), x.get_mpq_t(), static_cast<unsigned long>(-top));
+    }
+    c.push_back(scaled.get_d());
+  }
   const auto value = [&](double t) {
     double v = 0;
     for (auto it = c.rbegin(); it != c.rend(); ++it) v = v * t + *it;
@@ -168,12 +192,89 @@ RealRoot::Enclosure RealRoot::enclose() {
   return {round_down(lo_), round_up(hi_)};
 }
 
+std::optional<RealRoot::Enclosure> earliest(std::optional<RealRoot::Enclosure> a,
+                                            std::optional<RealRoot::Enclosure> b) {
+  if (!a) return b;
+  if (!b) return a;
+  return RealRoot::Enclosure{std::min(a->lo, b->lo), std::min(a->hi, b->hi)};
+}
+
+namespace {
+
+// Integer coefficients of a polynomial, lowest degree first.
+using IntCoefficients = std::vector<mpz_class>;
+
+// c(x) := c(x + 1).
+void shift_by_one(IntCoefficients& c) {
+  const std::size_t n = c.size() - 1;
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = n; j-- > i;) c[j] += c[j + 1];
+  }
+}
+
+// For c(x) = k p(a + (b - a) x), k > 0: the sign variations in the
+// coefficients of (1 + x)^n c(1 / (1 + x)), whose positive roots are the
+// images of the roots of p in (a, b). By Descartes' rule of signs their
+// number, counted with multiplicity, is the variations minus an even number
+// (0 variations: none; 1: exactly one, simple).
+int variations(IntCoefficients c) {
+  std::reverse(c.begin(), c.end());
+  shift_by_one(c);
+  int count = 0, last = 0;
+  for (const mpz_class& x : c) {
+    const int s = sgn(x);
+    if (s == 0) continue;
+    if (last != 0 && s != last) ++count;
+    last = s;
+  }
+  return count;
+}
+
+// Appends the roots of p in (a, b), where p(a), p(b) != 0 and c(x) =
+// k p(a + (b - a) x) with k > 0, isolated by Descartes' rule and bisection
+// (in integers: the halves are 2^n c(x / 2) and that at x + 1). False
+// (giving up) at a root on a midpoint, or roots closer than (b - a) / 2^depth
+// (such as a multiple root).
+bool descartes_isolate(const Poly& p, const IntCoefficients& c, const mpq_class& a,
+                       const mpq_class& b, int depth, std::vector<RealRoot>& out) {
+  switch (variations(c)) {
+    case 0: return true;
+    case 1: out.push_back(RealRoot(p, a, b)); return true;
+    default: break;
+  }
+  if (depth == 0) return false;
+  const std::size_t n = c.size() - 1;
+  IntCoefficients left(c.size());
+  for (std::size_t i = 0; i <= n; ++i) mpz_mul_2exp(left[i].get_mpz_t(), c[i].get_mpz_t(), n - i);
+  IntCoefficients right = left;
+  shift_by_one(right);
+  if (sgn(right[0]) == 0) return false;  // p vanishes at the midpoint
+  const mpq_class m = (a + b) / 2;
+  return descartes_isolate(p, left, a, m, depth - 1, out) &&
+         descartes_isolate(p, right, m, b, depth - 1, out);
+}
+
+}  // namespace
+
 std::vector<RealRoot> roots_in_unit_interval(const Poly& p) {
   assert(!p.is_zero());
   std::vector<RealRoot> roots;
+  // Without a root at 0 or 1 and with simple roots, Descartes' rule
+  // isolates them without the gcd and the Sturm sequence (the expensive
+  // steps); else, or when it gives up, the Sturm sequence does.
+  const mpq_class zero = 0, one = 1;
+  if (p.degree() >= 1 && sgn(p(zero)) != 0 && sgn(p(one)) != 0) {
+    mpz_class denominator = 1;
+    for (const mpq_class& x : p.coefficients()) {
+      mpz_lcm(denominator.get_mpz_t(), denominator.get_mpz_t(), x.get_den_mpz_t());
+    }
+    IntCoefficients c;
+    for (const mpq_class& x : p.coefficients()) c.push_back(x.get_num() * (denominator / x.get_den()));
+    if (descartes_isolate(p, c, zero, one, 8, roots)) return roots;
+    roots.clear();
+  }
   const Poly q = square_free_part(p);
   if (q.degree() < 1) return roots;
-  const mpq_class zero = 0, one = 1;
   if (sgn(q(zero)) == 0) roots.push_back(RealRoot::rational(zero));
   const std::vector<Poly> sturm = sturm_sequence(q);
   isolate(q, sturm, zero, one, sign_variations(sturm, zero), sign_variations(sturm, one), roots);
