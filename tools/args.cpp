@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <string>
 
 namespace simdccd::cli {
@@ -56,6 +57,15 @@ std::uint64_t parse_uint(std::string_view option, std::string_view text) {
   if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
     throw UsageError(std::string(option) + " needs an unsigned integer, not '" + std::string(text) +
                      "'");
+  }
+  return v;
+}
+
+double parse_double(std::string_view option, std::string_view text) {
+  double v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v)) {
+    throw UsageError(std::string(option) + " needs a finite number, not '" + std::string(text) + "'");
   }
   return v;
 }

@@ -11,6 +11,7 @@
 #include "query_files.hpp"
 #include "report.hpp"
 #include "simdccd/io/query_csv.hpp"
+#include "simdccd/io/rigid_csv.hpp"
 #include "tally.hpp"
 
 namespace simdccd::cli {
@@ -38,6 +39,69 @@ std::uint64_t to_doubles(std::span<const RationalQuery> queries, SoaBatch& batch
   return rounded;
 }
 
+/// A rigid file's queries of one type, rounded to doubles (to_double), with
+/// their truth; `rounded` counts those whose numbers were not all doubles.
+struct RigidPart {
+  RigidBatch doubles;
+  std::vector<RationalRigidQuery> rational;
+  std::vector<std::uint8_t> truth;
+  std::uint64_t rounded = 0;
+};
+
+RigidPart rigid_part(const RigidQueryFile& file, QueryType type) {
+  RigidPart part{RigidBatch(type, file.motion), {}, {}, 0};
+  for (std::size_t i = 0; i < file.queries.size(); ++i) {
+    if (file.types[i] != type) continue;
+    const RigidQuery d = to_double(file.queries[i]);
+    part.rounded += !(to_rational(d) == file.queries[i]);
+    part.doubles.push(d);
+    part.rational.push_back(file.queries[i]);
+    if (!file.truth.empty()) part.truth.push_back(file.truth[i]);
+  }
+  return part;
+}
+
+/// check on rigid CSV files (io/rigid_csv.hpp): each file's vf and ee rows in turn.
+int check_rigid(const Engine& engine, const Engine* verifier, const std::vector<std::filesystem::path>& files,
+                bool json) {
+  const RunInfo run{engine, true, verifier != nullptr};
+  if (!json) print_check_header(run, files.size());
+  Progress progress;
+  Tally total;
+  std::size_t without_truth = 0;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    progress.set_stage("file " + std::to_string(i + 1) + "/" + std::to_string(files.size()));
+    const RigidQueryFile file = read_rigid_csv(files[i]);
+    if (file.motion != motion_of(engine.model())) {
+      throw InputError(files[i].string() + ": a file of " + std::string(to_string(file.motion)) +
+                       " queries, checked with --model " + std::string(to_string(engine.model())));
+    }
+    const bool has_truth = !file.truth.empty();
+    without_truth += !has_truth;
+    for (const QueryType type : {QueryType::vertex_face, QueryType::edge_edge}) {
+      const RigidPart part = rigid_part(file, type);
+      if (part.doubles.size() == 0) continue;
+      Tally tally = decide_and_count(engine, Batch{part.doubles, part.rational}, part.truth, verifier, progress);
+      tally.rounded = part.rounded;
+      total += tally;
+      progress.clear();
+      if (!json) print_check_row(run, files[i].string(), type, tally, has_truth);
+    }
+    if (json && !has_truth) {
+      std::fprintf(stderr, "note: %s has no truth column: its queries are not judged\n", files[i].c_str());
+    }
+  }
+  progress.finish();
+  if (json) {
+    print_check_json(run, total);
+  } else {
+    print_check_total(run, total, files.size(), without_truth);
+  }
+  const bool failed = total.false_negatives != 0 || total.invalid != 0 ||
+                      total.guarantee_violations(engine.mode()) != 0;
+  return failed ? kCheckFailed : kOk;
+}
+
 }  // namespace
 
 int run_check(std::span<const std::string_view> argv) {
@@ -57,6 +121,10 @@ int run_check(std::span<const std::string_view> argv) {
   if (args.positionals().empty()) throw UsageError("check needs at least one PATH");
 
   const std::vector<std::filesystem::path> files = collect_csv_files(args.positionals());
+  if (is_rigid(engine.model())) {
+    if (forced_type) throw UsageError("--type: a rigid file names the type of each query");
+    return check_rigid(engine, verifier ? &*verifier : nullptr, files, json);
+  }
   // Every type up front, so that a file of unknown type stops the run before any work.
   std::vector<QueryType> types;
   for (const std::filesystem::path& file : files) {

@@ -9,6 +9,8 @@
 #include "modes.hpp"
 #include "parallel.hpp"
 #include "simdccd/exact_oracle.hpp"
+#include "simdccd/rigid_ccd.hpp"
+#include "simdccd/rigid_oracle.hpp"
 #include "simdccd/spacetime_ccd.hpp"
 #include "simdccd/spacetime_oracle.hpp"
 #include "simdccd/targets.hpp"
@@ -31,7 +33,13 @@ std::string joined(const std::vector<std::string>& names) {
 // The oracle takes 0.1 ms or more a query, so small pieces balance the threads.
 constexpr std::size_t kOracleGrain = 16;
 
-/// One query's oracle answer, of either model, into entry k of `answers`.
+void store(const Result& r, std::size_t k, Answers& answers) {
+  answers.hit[k] = r.hit;
+  answers.toi[k] = r.toi_lo;
+  answers.status[k] = r.status;
+}
+
+/// One query's oracle answer, of a deformable model, into entry k of `answers`.
 template <class Q>
 void decide_one(Model model, QueryType type, const Q& query, std::size_t k, Answers& answers) {
   if (model == Model::spacetime) {
@@ -42,21 +50,25 @@ void decide_one(Model model, QueryType type, const Q& query, std::size_t k, Answ
     return;
   }
   const Result r = exact_ccd(type, query);
-  answers.hit[k] = r.hit;
-  answers.toi[k] = r.toi_lo;
-  answers.status[k] = r.status;
+  store(r, k, answers);
   answers.contact_roots[k] = r.contact_roots;
 }
 
-BatchStats decide_oracle(Model model, const Batch& batch, std::size_t begin, std::size_t end,
+BatchStats decide_oracle(Model model, double expel, const Batch& batch, std::size_t begin, std::size_t end,
                          int threads, Answers& answers) {
-  const QueryType type = batch.doubles.type();
+  const QueryType type = batch.type();
   return parallel_ranges(begin, end, threads, kOracleGrain, [&](std::size_t b, std::size_t e) {
     BatchStats stats;
     for (std::size_t i = b; i < e; ++i) {
       const std::size_t k = i - begin;
-      if (batch.rational.empty()) {
-        decide_one(model, type, batch.doubles.query(i), k, answers);
+      if (batch.rigid != nullptr) {
+        const Result r = batch.rigid_rational.empty()
+                             ? rigid_exact_ccd(type, batch.rigid->query(i), expel)
+                             : rigid_exact_ccd(type, batch.rigid_rational[i], mpq_class(expel));
+        store(r, k, answers);
+        if (!answers.contact_roots.empty()) answers.contact_roots[k] = r.contact_roots;
+      } else if (batch.rational.empty()) {
+        decide_one(model, type, batch.doubles->query(i), k, answers);
       } else {
         decide_one(model, type, batch.rational[i], k, answers);
       }
@@ -76,8 +88,11 @@ std::vector<std::string> runnable_targets() {
   return names;
 }
 
-Engine::Engine(Mode mode, std::optional<std::string_view> target, unsigned threads, Model model)
-    : mode_(mode), model_(model) {
+Engine::Engine(Mode mode, std::optional<std::string_view> target, unsigned threads, Model model,
+               double expel)
+    : mode_(mode), model_(model), expel_(expel) {
+  if (expel != 0 && !is_rigid(model)) throw UsageError("--expel needs --model translation or rotation");
+  if (!(expel >= 0 && expel <= kMaxRigidCoordinate)) throw UsageError("--expel must be a number in [0, 2^60]");
   // oneTBB never runs more threads than cores, so report what it can run.
   const int cores = tbb::info::default_concurrency();
   threads_ = threads == 0 ? cores : static_cast<int>(std::min<unsigned>(threads, cores));
@@ -85,6 +100,9 @@ Engine::Engine(Mode mode, std::optional<std::string_view> target, unsigned threa
     if (target) throw UsageError("--target picks a kernel, and --mode oracle runs none");
     target_ = "none";
     return;
+  }
+  if (target && iequals(*target, kXsimdTarget) && is_rigid(model)) {
+    throw UsageError("the rigid models have no xsimd entry: --target takes a Highway target or double");
   }
   if (target && iequals(*target, kXsimdTarget) && xsimd_entry().runnable) {
     xsimd_ = true;
@@ -103,8 +121,10 @@ Engine Engine::from_args(const Args& args) {
   const std::optional<std::string_view> threads = args.value("--threads");
   const std::uint64_t n = threads ? parse_uint("--threads", *threads) : 0;
   if (threads && (n == 0 || n > 4096)) throw UsageError("--threads must be 1 to 4096");
+  double expel = 0;
+  if (const auto e = args.value("--expel")) expel = parse_double("--expel", *e);
   return Engine(parse_mode_option(args.value("--mode")), args.value("--target"),
-                static_cast<unsigned>(n), parse_model_option(args.value("--model")));
+                static_cast<unsigned>(n), parse_model_option(args.value("--model")), expel);
 }
 
 BatchStats Engine::decide(const Batch& batch, std::size_t begin, std::size_t end,
@@ -113,13 +133,20 @@ BatchStats Engine::decide(const Batch& batch, std::size_t begin, std::size_t end
   answers.hit.resize(n);
   answers.toi.resize(n);
   answers.status.resize(n);
-  answers.contact_roots.resize(mode_ == Mode::oracle && model_ == Model::linear ? n : 0);
-  if (mode_ == Mode::oracle) return decide_oracle(model_, batch, begin, end, threads_, answers);
+  const bool roots = mode_ == Mode::oracle && (model_ == Model::linear || is_rigid(model_)) && expel_ == 0;
+  answers.contact_roots.resize(roots ? n : 0);
+  if (mode_ == Mode::oracle) return decide_oracle(model_, expel_, batch, begin, end, threads_, answers);
 
-  const SoaQueries queries = batch.doubles.view(begin, end);
-  const Options options{.mode = mode_};
   const BatchResults out = answers.results();
   const ParallelOptions parallel{.threads = threads_};
+  if (batch.rigid != nullptr) {
+    const RigidSoaQueries queries = batch.rigid->view(begin, end);
+    const RigidOptions options{.mode = mode_, .expel = expel_};
+    if (threads_ == 1) return rigid_ccd(queries, options, out, 0, n);
+    return rigid_ccd_parallel(queries, options, out, parallel);
+  }
+  const SoaQueries queries = batch.doubles->view(begin, end);
+  const Options options{.mode = mode_};
   if (model_ == Model::spacetime) {
     const SpacetimeIdArrays ids{};  // all zero: kQueryOrderIds' order (see engine.hpp)
     if (xsimd_) {

@@ -13,18 +13,30 @@
 #include "modes.hpp"
 #include "simdccd/linear_ccd.hpp"
 #include "simdccd/rational_query.hpp"
+#include "simdccd/rigid_oracle.hpp"
 #include "simdccd/spacetime_oracle.hpp"
 #include "simdccd/result.hpp"
 #include "soa_batch.hpp"
 
 namespace simdccd::cli {
 
-/// The queries to decide: doubles, which the kernels take; and for `check`
-/// the file's exact rational queries, which the oracle mode decides instead
-/// (the same queries when the file's numbers are doubles).
+/// The queries to decide: doubles, which the kernels take (deformable models:
+/// `doubles`; rigid models: `rigid`); and for `check` the file's exact
+/// rational queries, which the oracle mode decides instead (the same queries
+/// when the file's numbers are doubles).
 struct Batch {
-  const SoaBatch& doubles;
-  std::span<const RationalQuery> rational = {};
+  Batch(const SoaBatch& d, std::span<const RationalQuery> r = {}) : doubles(&d), rational(r) {}
+  Batch(const RigidBatch& d, std::span<const RationalRigidQuery> r = {}) : rigid(&d), rigid_rational(r) {}
+
+  const SoaBatch* doubles = nullptr;
+  std::span<const RationalQuery> rational;
+  const RigidBatch* rigid = nullptr;
+  std::span<const RationalRigidQuery> rigid_rational;
+
+  std::size_t size() const { return doubles != nullptr ? doubles->size() : rigid->size(); }
+  QueryType type() const { return doubles != nullptr ? doubles->type() : rigid->type(); }
+  /// The double queries alone (what --verify's oracle decides).
+  Batch doubles_only() const { return doubles != nullptr ? Batch(*doubles) : Batch(*rigid); }
 };
 
 /// Answers of a range of queries, indexed from the range's start.
@@ -44,8 +56,8 @@ inline constexpr std::string_view kXsimdTarget = "xsimd";
 
 /// The options that choose an Engine, for the option tables of the commands.
 inline constexpr OptionSpec kEngineOptions[] = {
-    {"--mode", true}, {"--model", true}, {"--target", true}, {"--threads", true},
-    {"--verify", false}};
+    {"--mode", true},    {"--model", true},   {"--target", true},
+    {"--threads", true}, {"--verify", false}, {"--expel", true}};
 
 /// The ids of the four query points (SpacetimeIds) that the space-time model
 /// uses for queries without mesh vertex ids (CSV files, the random workload):
@@ -63,16 +75,20 @@ class Engine {
   /// the process's active implementation (set_implementation is global).
   /// `model`: the motion model of every query it decides; the space-time
   /// model runs spacetime_ccd(_parallel), spacetime_ccd_xsimd or
-  /// spacetime_exact_ccd with kQueryOrderIds.
+  /// spacetime_exact_ccd with kQueryOrderIds; the rigid models rigid_ccd
+  /// (_parallel) or rigid_exact_ccd with the expel zone `expel` (rigid
+  /// models only: UsageError otherwise, or when not in [0, 2^60], or with
+  /// the xsimd target, which has no rigid entry).
   Engine(Mode mode, std::optional<std::string_view> target, unsigned threads,
-         Model model = Model::linear);
-  /// The same from the options --mode, --model, --target and --threads (kEngineOptions).
+         Model model = Model::linear, double expel = 0);
+  /// The same from the options --mode, --model, --target, --threads and --expel (kEngineOptions).
   static Engine from_args(const Args& args);
   /// The oracle of the same model on as many threads: what --verify runs.
-  Engine verifier() const { return Engine(Mode::oracle, std::nullopt, threads_, model_); }
+  Engine verifier() const { return Engine(Mode::oracle, std::nullopt, threads_, model_, expel_); }
 
   Mode mode() const { return mode_; }
   Model model() const { return model_; }
+  double expel() const { return expel_; }
   /// The implementation's name ("AVX2", "double", "xsimd"), "none" for the oracle.
   const std::string& target() const { return target_; }
   int threads() const { return threads_; }
@@ -83,6 +99,7 @@ class Engine {
  private:
   Mode mode_;
   Model model_;
+  double expel_;
   std::string target_;
   int threads_;
   bool xsimd_ = false;

@@ -25,14 +25,28 @@ Mode parse_mode_option(std::optional<std::string_view> name) {
                    "'");
 }
 
+constexpr std::array kModels{Model::linear, Model::spacetime, Model::translation, Model::rotation};
+
 std::string_view to_string(Model model) {
-  return model == Model::spacetime ? "spacetime" : "linear";
+  switch (model) {
+    case Model::linear: return "linear";
+    case Model::spacetime: return "spacetime";
+    case Model::translation: return "translation";
+    case Model::rotation: return "rotation";
+  }
+  return "?";
+}
+
+RigidMotionType motion_of(Model model) {
+  return model == Model::rotation ? RigidMotionType::rotation : RigidMotionType::translation;
 }
 
 Model parse_model_option(std::optional<std::string_view> name) {
-  if (!name || *name == "linear") return Model::linear;
-  if (*name == "spacetime") return Model::spacetime;
-  throw UsageError("--model must be linear or spacetime, not '" + std::string(*name) + "'");
+  if (!name) return Model::linear;
+  for (const Model m : kModels) {
+    if (*name == to_string(m)) return m;
+  }
+  throw UsageError("--model must be linear, spacetime, translation or rotation, not '" + std::string(*name) + "'");
 }
 
 }  // namespace simdccd::cli

@@ -69,8 +69,9 @@ JsonObject json_of(const RunInfo& run, const Tally& t, JsonObject j = {}) {
   // With the space-time model the files' (linear) truth only informs: other keys.
   const std::string truth_prefix = run.truth_informational() ? "linear_truth_" : "";
   j.add("mode", to_string(run.engine.mode()))
-      .add("model", to_string(run.engine.model()))
-      .add("target", run.engine.target())
+      .add("model", to_string(run.engine.model()));
+  if (is_rigid(run.engine.model())) j.add_precise("expel", run.engine.expel());
+  j.add("target", run.engine.target())
       .add("threads", std::uint64_t(run.engine.threads()))
       .add("queries", t.queries);
   if (run.truth) {
@@ -153,11 +154,15 @@ void JsonObject::key(std::string_view k) {
 void JsonObject::print() const { std::printf("%s}\n", text_.c_str()); }
 
 std::string RunInfo::describe() const {
-  const bool linear = engine.model() == Model::linear;
-  const std::string verified =
-      linear ? ", verified by the oracle" : ", verified by the space-time oracle";
+  const Model model = engine.model();
+  const bool linear = model == Model::linear;
+  const std::string verified = linear                     ? ", verified by the oracle"
+                               : model == Model::spacetime ? ", verified by the space-time oracle"
+                                                           : ", verified by the rigid oracle";
+  char expel[64] = "";
+  if (engine.expel() != 0) std::snprintf(expel, sizeof expel, ", expel %g", engine.expel());
   return "mode " + std::string(to_string(engine.mode())) +
-         (linear ? "" : ", model " + std::string(to_string(engine.model()))) + ", target " +
+         (linear ? "" : ", model " + std::string(to_string(model))) + expel + ", target " +
          engine.target() + ", " + plural(engine.threads(), "thread") + (verify ? verified : "");
 }
 

@@ -32,12 +32,18 @@ struct RunInfo {
   const Engine& engine;
   bool truth;   ///< check: truth, FN and FP columns
   bool verify;  ///< --verify: oracle disagreement columns
-  /// Odd and even columns: the linear oracle's contact-root parity.
-  bool parity() const { return engine.mode() == Mode::oracle && engine.model() == Model::linear; }
-  /// The files' truth is of the linear model: with the space-time model, the
-  /// truth columns only inform (labelled lin_*, not judged).
-  bool truth_informational() const { return engine.model() != Model::linear; }
-  /// "mode exact, target AVX2, 2 threads" (", model spacetime" when not linear)
+  /// Odd and even columns: the contact-root parity of the linear oracle, or
+  /// of the rigid oracle for plain contact.
+  bool parity() const {
+    return engine.mode() == Mode::oracle &&
+           (engine.model() == Model::linear || (is_rigid(engine.model()) && engine.expel() == 0));
+  }
+  /// The deformable files' truth is of the linear model: with the space-time
+  /// model, the truth columns only inform (labelled lin_*, not judged). The
+  /// rigid files' truth is of their own model.
+  bool truth_informational() const { return engine.model() == Model::spacetime; }
+  /// "mode exact, target AVX2, 2 threads" (", model spacetime" when not
+  /// linear, ", expel E" when not 0)
   std::string describe() const;
 };
 

@@ -3,10 +3,12 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "simdccd/linear_ccd.hpp"
 #include "simdccd/query.hpp"
+#include "simdccd/rigid_ccd.hpp"
 
 namespace simdccd::cli {
 
@@ -28,6 +30,29 @@ class SoaBatch {
  private:
   QueryType type_;
   std::array<std::vector<double>, 24> coord_;  // [3 * point + axis]
+};
+
+/// Rigid-motion queries of one type and motion, one array per coordinate and
+/// parameter and one of movers (RigidSoaQueries' layout).
+class RigidBatch {
+ public:
+  RigidBatch(QueryType type, RigidMotionType motion) : type_(type), motion_(motion) {}
+
+  QueryType type() const { return type_; }
+  RigidMotionType motion() const { return motion_; }
+  std::size_t size() const { return mover_.size(); }
+  void clear();
+  void reserve(std::size_t n);
+  /// Precondition: q.motion.type == motion().
+  void push(const RigidQuery& q);
+  RigidQuery query(std::size_t i) const;
+  RigidSoaQueries view(std::size_t begin, std::size_t end) const;
+
+ private:
+  QueryType type_;
+  RigidMotionType motion_;
+  std::array<std::vector<double>, 19> column_;  // 12 coordinates, then 7 motion parameters
+  std::vector<std::uint8_t> mover_;
 };
 
 }  // namespace simdccd::cli

@@ -73,9 +73,10 @@ std::uint64_t Tally::guarantee_violations(Mode mode) const {
 Tally decide_and_count(const Engine& engine, const Batch& batch,
                        std::span<const std::uint8_t> truth, const Engine* verifier,
                        Progress& progress) {
-  const std::size_t size = batch.doubles.size();
+  const std::size_t size = batch.size();
   assert(truth.empty() || truth.size() == size);
   assert(batch.rational.empty() || batch.rational.size() == size);
+  assert(batch.rigid_rational.empty() || batch.rigid_rational.size() == size);
   // Kernels: big enough for the threads to share (256 tasks of the default
   // grain) and small enough for progress; the oracle is ~10^4 times slower.
   const bool oracle_runs = verifier || engine.mode() == Mode::oracle;
@@ -88,7 +89,7 @@ Tally decide_and_count(const Engine& engine, const Batch& batch,
     const Clock::time_point start = Clock::now();
     tally.stats += engine.decide(batch, begin, end, answers);
     tally.seconds += std::chrono::duration<double>(Clock::now() - start).count();
-    if (verifier) verifier->decide(Batch{batch.doubles}, begin, end, oracle);
+    if (verifier) verifier->decide(batch.doubles_only(), begin, end, oracle);
     count(tally, answers, truth.empty() ? truth : truth.subspan(begin, end - begin),
           verifier ? &oracle : nullptr);
     progress.add(end - begin);

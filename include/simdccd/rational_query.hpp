@@ -11,6 +11,7 @@ namespace simdccd {
 
 struct RationalVec3 {
   mpq_class x, y, z;
+  friend bool operator==(const RationalVec3&, const RationalVec3&) = default;
 };
 
 /// Point order and meaning as in `Query`.

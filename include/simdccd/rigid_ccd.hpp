@@ -24,13 +24,18 @@
 //   - VF, with the face's front on the side n = (f1 - f0) x (f2 - f0) points
 //     to (counter-clockwise seen from the front): let h(u) be the vertex's
 //     signed distance from the face's plane (positive in front) and d(u) its
-//     velocity dx/du. The vertex contacts the face at u when 0 <= h(u) <= e,
-//     h is strictly decreasing right after u (h(u') < h(u) for all u' in some
-//     (u, u + delta)), and the ray from the vertex along d(u) meets the closed
-//     triangle. For a translation that ray is the line of the whole move
-//     (Pluecker sidedness of the vertex's path against the face's edges), so
-//     the vertex stops where it first comes within e of the plane on its way
-//     through the face; for a rotation it is the tangent of the vertex's arc.
+//     velocity dx/du. The vertex contacts the face at u when h(u) >= 0, the
+//     vertex lies within e of the closed triangle (Euclidean distance), h is
+//     strictly decreasing right after u (h(u') < h(u) for all u' in some
+//     (u, u + delta)), and the ray from the vertex along d(u) meets the
+//     closed triangle. For a translation that ray is the line of the whole
+//     move (Pluecker sidedness of the vertex's path against the face's
+//     edges), so the vertex stops where it first comes within e of the plane
+//     on its way through the face (or, at a grazing angle, within e of the
+//     face); for a rotation it is the tangent of the vertex's arc. The ray
+//     keeps a vertex that slides past an edge, its path missing the face,
+//     from catching on it; the distance keeps contacts near the face, so a
+//     broad phase may drop any pair farther apart than e.
 //     Consequences: only front faces collide (a vertex behind the plane, or
 //     moving away from it, never contacts); a vertex that starts inside the
 //     zone moving away is free, and a rotation lets it turn until its

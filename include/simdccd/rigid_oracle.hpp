@@ -41,12 +41,15 @@ struct RationalRigidMotion {
   RationalVec3 translation, center, axis;
   mpq_class tan_half;
   int tan_half_infinity = 0;
+  /// Every field, those the type does not read included.
+  friend bool operator==(const RationalRigidMotion&, const RationalRigidMotion&) = default;
 };
 
 struct RationalRigidQuery {
   std::array<RationalVec3, 4> points;
   Mover mover = Mover::first;
   RationalRigidMotion motion;
+  friend bool operator==(const RationalRigidQuery&, const RationalRigidQuery&) = default;
 };
 
 /// Exact: every finite double is a rational. Precondition: the query's

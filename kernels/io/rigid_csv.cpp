@@ -194,17 +194,6 @@ class Parser {
   std::uint64_t header_line_ = 0;
 };
 
-bool equal(const RationalVec3& a, const RationalVec3& b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
-
-bool equal(const RationalRigidQuery& a, const RationalRigidQuery& b) {
-  const RationalRigidMotion &m = a.motion, &n = b.motion;
-  return std::equal(a.points.begin(), a.points.end(), b.points.begin(),
-                    [](const RationalVec3& p, const RationalVec3& r) { return equal(p, r); }) &&
-         a.mover == b.mover && m.type == n.type && equal(m.translation, n.translation) &&
-         equal(m.center, n.center) && equal(m.axis, n.axis) && m.tan_half == n.tan_half &&
-         m.tan_half_infinity == n.tan_half_infinity;
-}
-
 void require(bool ok, const char* what) {
   if (!ok) throw std::invalid_argument(std::string("format_rigid_csv: ") + what);
 }
@@ -212,9 +201,7 @@ void require(bool ok, const char* what) {
 }  // namespace
 
 bool operator==(const RigidQueryFile& a, const RigidQueryFile& b) {
-  return a.motion == b.motion && a.types == b.types && a.truth == b.truth &&
-         std::equal(a.queries.begin(), a.queries.end(), b.queries.begin(), b.queries.end(),
-                    [](const RationalRigidQuery& p, const RationalRigidQuery& q) { return equal(p, q); });
+  return a.motion == b.motion && a.types == b.types && a.truth == b.truth && a.queries == b.queries;
 }
 
 RigidQueryFile parse_rigid_csv(std::string_view text, const std::string& file_name) {

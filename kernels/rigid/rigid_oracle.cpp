@@ -39,6 +39,12 @@
 //   Beta_i = (e_i x D) . n and B_j Beta_i - B_i Beta_j (read at that u only).
 //   For a translation H is linear, Z quadratic, N and S_i constant (the
 //   sidedness of the line of the whole move).
+//   x within e of the closed triangle: the closest point of the triangle is
+//   in its interior (x over the triangle, B_i = n . K_i >= 0 for all i, and
+//   |h| <= e: Z >= 0), on an edge (0 <= (x - f_i).e_i <= |e_i|^2 and
+//   |(x - f_i) x e_i|^2 <= e^2 |e_i|^2: T_i = (X - W f_i) . e_i, |e_i|^2 W -
+//   T_i >= 0, E_i = e^2 |e_i|^2 W^2 - |(X - W f_i) x e_i|^2 >= 0) or a
+//   vertex (P_i = e^2 W^2 - |X - W f_i|^2 >= 0); any of them will do.
 // - EE, edge a moving (A0, A1), b still, db = b1 - b0, with M = (A1 - A0) x db
 //   = W m and V = W b0 - A0 = W (b0 - a0) (exact::line_parameters):
 //   Q = M . M = W^2 |m|^2;        m != 0:   Q > 0
@@ -140,13 +146,12 @@ PolyVec3 velocity(const PolyVec3& X, const Poly& W) {
 
 // The in-plane ray x + lambda d, lambda >= 0, meets the closed triangle: some
 // lambda >= 0 has B_i + lambda Beta_i >= 0 for all i (see the top).
-bool in_plane_ray_meets_triangle(SignsAt& at, const std::array<PolyVec3, 3>& K,
+bool in_plane_ray_meets_triangle(SignsAt& at, const std::array<Poly, 3>& B,
                                  const std::array<PolyVec3, 3>& edges, const PolyVec3& D,
                                  const PolyVec3& n) {
-  std::array<Poly, 3> B, Beta;
+  std::array<Poly, 3> Beta;
   std::array<int, 3> beta;
   for (int i = 0; i < 3; ++i) {
-    B[i] = dot(n, K[i]);
     Beta[i] = dot(cross(edges[i], D), n);
     beta[i] = at.sign(Beta[i]);
     // lambda >= 0 and b_i < 0 need beta_i > 0.
@@ -181,21 +186,41 @@ std::optional<Enclosure> vertex_face_zone(const Scene& scene) {
   };
   if (!exact::earliest_where(std::array{&H, &Z, &N}, approaching)) return std::nullopt;
   std::array<PolyVec3, 3> K, edges;
-  std::array<Poly, 3> S;
+  std::array<Poly, 3> S, B, T, T1, E, P;
+  const mpq_class e2 = scene.expel * scene.expel;
+  const Poly W2 = W * W;
   for (int i = 0; i < 3; ++i) {
     const PolyVec3 &fi = f[i], &fj = f[(i + 1) % 3];
     edges[i] = fj - fi;
     K[i] = W * cross(fi, fj) + cross(edges[i], X);
     S[i] = dot(D, K[i]);
+    B[i] = dot(n, K[i]);
+    const PolyVec3 r = X - W * fi;
+    const Poly ee = dot(edges[i], edges[i]);
+    T[i] = dot(r, edges[i]);
+    T1[i] = ee * W - T[i];
+    const PolyVec3 c = cross(r, edges[i]);
+    E[i] = e2 * ee * W2 - dot(c, c);
+    P[i] = e2 * W2 - dot(r, r);
   }
-  const std::array<const Poly*, 6> polys = {&H, &Z, &N, &S[0], &S[1], &S[2]};
+  const auto near_triangle = [&](SignsAt& at) {
+    if (at.sign(B[0]) >= 0 && at.sign(B[1]) >= 0 && at.sign(B[2]) >= 0 && at.sign(Z) >= 0) return true;
+    for (int i = 0; i < 3; ++i) {
+      if (at.sign(P[i]) >= 0) return true;
+      if (at.sign(T[i]) >= 0 && at.sign(T1[i]) >= 0 && at.sign(E[i]) >= 0) return true;
+    }
+    return false;
+  };
+  const std::array<const Poly*, 21> polys = {&H,    &Z,    &N,    &S[0], &S[1],  &S[2],  &B[0],
+                                             &B[1], &B[2], &T[0], &T[1], &T[2],  &T1[0], &T1[1],
+                                             &T1[2], &E[0], &E[1], &E[2], &P[0], &P[1], &P[2]};
   return exact::earliest_where(polys, [&](SignsAt& at) {
-    if (!approaching(at)) return false;
+    if (!approaching(at) || !near_triangle(at)) return false;
     if (at.sign(N) < 0) {
       return at.sign(S[0]) <= 0 && at.sign(S[1]) <= 0 && at.sign(S[2]) <= 0;
     }
     // N = 0 here (only at a point: right after it N < 0).
-    return at.sign(H) == 0 && in_plane_ray_meets_triangle(at, K, edges, D, n);
+    return at.sign(H) == 0 && in_plane_ray_meets_triangle(at, B, edges, D, n);
   });
 }
 

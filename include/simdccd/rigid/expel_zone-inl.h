@@ -1,13 +1,17 @@
 // The expel zone's rules (rigid_ccd.hpp, expel = e > 0) on a tile of rigid
 // queries.
 //
-// Translation: every condition of the rules is linear in the fraction f, so
-// the contact set is an interval and the toi its left end, computed in closed
-// form (van Waveren's fraction = (d1 - e) / (d1 - d2), clamped at 0):
+// Translation: every condition of the rules is linear in the fraction f, or
+// convex, so the contact set is an interval and the toi its left end,
+// computed in closed form (van Waveren's fraction = (d1 - e) / (d1 - d2),
+// clamped at 0):
 // - VF: h(f) = (n.(x - f0) + f n.v) / |n| in [0, e] (the plane's zone),
 //   strictly decreasing (n.v < 0), and the vertex's path passing through the
 //   closed triangle (the Pluecker sidedness of translation_contact-inl.h, all
-//   of the sign of n.v): f in [(h(0) - e)/|h'|, h(0)/|h'|];
+//   of the sign of n.v): f in [(h(0) - e)/|h'|, h(0)/|h'|]; the vertex within
+//   e of the triangle is certified where it is over the triangle at that
+//   toi (then its distance is h); elsewhere (a grazing path entering the
+//   zone beside the face) uncertain;
 // - EE: with m = da x db and G(f) = m.(a0 - b0) + f m.v (the lines' distance
 //   times |m|), the distance strictly decreasing means G shrinks towards 0:
 //   H = -sign(G') G > 0, and H <= e |m|; the closest points of the two lines
@@ -109,6 +113,40 @@ void linear_interval(typename L::V p0, typename L::V e0, typename L::V p1, typen
   known = L::either(L::either(rising, falling), L::both(flat, L::either(always, never)));
 }
 
+/// Lanes where the translated vertex (x + f v) is certainly over the closed
+/// triangle, strictly inside its three edges' half-planes, for every f in
+/// [lo, hi]: k_i.(x + f v - f_i) > 0 at both ends, k_i = n x (f_i+1 - f_i),
+/// each value certified against its permanent.
+template <class L>
+typename L::M over_face_on(const QueryLanes<L>& q, typename L::V lo, typename L::V hi) {
+  using V = typename L::V;
+  using M = typename L::M;
+  V nx, ny, nz, pnx, pny, pnz;
+  normal_of<L>(q, 1, 2, 3, nx, ny, nz, pnx, pny, pnz);
+  V vx, vy, vz;
+  const auto v = translation_of<L>(q, vx, vy, vz);
+  const auto pv = [&](int k) { return L::abs(v(k)); };
+  M over = L::le(L::set(0), L::set(0));
+  for (int i = 0; i < 3; ++i) {
+    const int from = 1 + i, to = 1 + (i + 1) % 3;
+    V ex, ey, ez, pex, pey, pez, rx, ry, rz, prx, pry, prz;
+    difference<L>(q, to, from, ex, ey, ez, pex, pey, pez);
+    difference<L>(q, 0, from, rx, ry, rz, prx, pry, prz);
+    V kx, ky, kz, pkx, pky, pkz;
+    cross<L>(vec<L>(nx, ny, nz), vec<L>(ex, ey, ez), kx, ky, kz);
+    abs_cross<L>(vec<L>(pnx, pny, pnz), vec<L>(pex, pey, pez), pkx, pky, pkz);
+    const auto k = vec<L>(kx, ky, kz);
+    const auto pk = vec<L>(pkx, pky, pkz);
+    const V b0 = dot<L>(k, vec<L>(rx, ry, rz)), e0 = form_bound<L>(dot<L>(pk, vec<L>(prx, pry, prz)));
+    const V b1 = dot<L>(k, v), e1 = form_bound<L>(dot<L>(pk, pv));
+    // b0 + f b1 with f in [0, 1]: errors e0 + e1 and two roundings.
+    const V bound = L::mul(L::add(L::add(e0, e1), L::mul(L::set(2 * simd::kUnitRoundoff), L::add(L::abs(b0), L::abs(b1)))),
+                           L::set(1 + 4 * simd::kUnitRoundoff));
+    over = L::both(over, L::both(L::gt(L::add(b0, L::mul(lo, b1)), bound), L::gt(L::add(b0, L::mul(hi, b1)), bound)));
+  }
+  return over;
+}
+
 /// Decides translation queries [i, i + lanes) of the tile under the zone's rules.
 template <class L, QueryType kType>
 void translation_zone(Tile& t, const double* const* coord, std::size_t i, double expel, double tolerance) {
@@ -196,7 +234,13 @@ void translation_zone(Tile& t, const double* const* coord, std::size_t i, double
   }
   // Certainly empty: some interval certainly ends before another starts.
   empty = L::either(empty, L::gt(lo_min, hi_max));
-  const M hit = L::but_not(L::both(L::both(known, approach), L::lt(lo_max, hi_min)), empty);
+  M hit = L::but_not(L::both(L::both(known, approach), L::lt(lo_max, hi_min)), empty);
+  if constexpr (kType == QueryType::vertex_face) {
+    // The vertex must also be within e of the face: certainly so where it is
+    // over the triangle at the contact (then its distance is h <= e), on the
+    // whole enclosure of the toi (each edge function is linear in f).
+    hit = L::both(hit, over_face_on<L>(q, L::max(zero, lo_min), L::min(one, lo_max)));
+  }
   const M tight = L::le(L::sub(lo_max, lo_min), L::set(tolerance));
   V verdict = L::select(empty, verdict_value<L>(Verdict::miss), verdict_value<L>(Verdict::uncertain));
   verdict = L::select(L::both(hit, tight), verdict_value<L>(Verdict::hit), verdict);
