@@ -185,6 +185,7 @@ int dispatch(std::span<const std::string_view> args) {
   if (command == "compare-models") return run_compare_models(rest);
   if (command == "targets") return run_targets(rest);
   if (command == "step") return run_step(rest);
+  if (command == "polyhedra") return run_polyhedra(rest);
   if (command == "help" || command == "--help" || command == "-h") {
     print_usage();
     return kOk;
