@@ -27,6 +27,8 @@ Usage:
                          [--threads N] [--json] [PATH...]
   simdccd step [KERNEL OPTIONS] [--json] FRAME0.ply FRAME1.ply
                [--truth BOXES_VF BOXES_EE MMA_VF MMA_EE]
+  simdccd polyhedra [--scene NAME] [--list] [--mode M] [--expel E] [--target T]
+                    [--threads N] [--contacts] [--json]
   simdccd targets
   simdccd help | --help | -h
 
@@ -39,6 +41,14 @@ KERNEL OPTIONS, of check, random and step:
                   vertex ids, which CSV files and the random workload lack:
                   the ids are 0, 1, 2, 3 in query point order (v, f0, f1, f2;
                   a0, a1, b0, b1). Not with step.
+    translation   rigid bodies: one primitive translates, the other stays
+    rotation      still; or it rotates about an axis (rigid_ccd.hpp,
+                  rigid_motion.hpp; oracle rigid_exact_ccd). Their files are
+                  the rigid CSV format (io/rigid_csv.hpp: a header naming the
+                  columns, one query a line) and their random workload draws
+                  the motion too (see random). Not with step or xsimd.
+  --expel E       the expel zone's thickness e of the rigid models (default
+                  0: plain contact; e > 0: van Waveren's rules, rigid_ccd.hpp)
   --mode M        how queries are decided (default: the first):
 )");
   for (const ModeEntry& e : available_modes()) {
@@ -79,7 +89,10 @@ check   Decides the queries of CSV files (a directory: its *.csv files,
         not all doubles (counted as rounded) may legitimately differ from.
         The kernel's judge is the oracle on the double query: --verify.
         --mode oracle decides the file's rational queries themselves.
-        The truth columns are of the linear model. With --model spacetime
+        Rigid models (--model translation|rotation): the rigid CSV files,
+        whose header must name the model's motion; each line names its
+        type (no --type); truth, when there, is for the run's --expel.
+        The deformable files' truth columns are of the linear model. With --model spacetime
         they only inform: labelled lin_truth, lin_FN (linear hits the model
         misses) and lin_FP, in JSON linear_truth_positives,
         linear_truth_false_negatives and linear_truth_false_positives, and
@@ -88,8 +101,9 @@ check   Decides the queries of CSV files (a directory: its *.csv files,
         (hits), false negatives (FN), false positives (FP), invalid,
         uncertain, with --verify oracle_FN, oracle_FP, late_toi and toi_gap,
         seconds, queries/s.
-        --json: only one object of the totals: mode, model ("linear" or
-        "spacetime"), target, threads, queries, truth_positives, positives,
+        --json: only one object of the totals: mode, model ("linear",
+        "spacetime", "translation" or "rotation"), with a rigid model expel,
+        target, threads, queries, truth_positives, positives,
         false_negatives, false_positives, invalid, uncertain, with --verify
         oracle_false_negatives, oracle_false_positives, oracle_late_toi and
         oracle_max_toi_gap, rounded,
@@ -98,13 +112,18 @@ check   Decides the queries of CSV files (a directory: its *.csv files,
 random  Decides the random workload of the fastCCD paper: each query is 24
         draws of uniform_real_distribution(0,1) from std::mt19937_64(seed),
         in row order (8 points, each x, y, z); each type starts from the seed.
+        Rigid models: per query one draw for the mover (below 1/2: the first
+        primitive), 12 for the points in [0,1), then a translation in
+        [-1,1)^3, or a rotation center in [0,1)^3, axis in [-1,1)^3 and
+        tan_half in [-1,1) (each draw rescaled from [0,1)).
         --type vf|ee  only this type (default: vf, then ee)
         --count N     queries per type (default 1000000; 100000 with --mode
                       oracle, which takes about 0.2 ms a query)
         --seed S      (default 1)
         Prints per type: queries, positives (hits), with --mode oracle odd and
-        even hits (by the parity of the contact roots, which only the linear
-        oracle counts; always-coplanar hits count as even), invalid, uncertain, with
+        even hits (by the parity of the contact roots, which the linear
+        oracle and the rigid one for plain contact count; always-coplanar
+        hits count as even), invalid, uncertain, with
         --verify oracle_FN, oracle_FP, late_toi and toi_gap, seconds,
         queries/s; then a total.
         --json: one object per type, each on its own line: type, mode, model,
@@ -153,6 +172,26 @@ step    One simulation step: the mesh at t=0 (FRAME0) and t=1 (FRAME1, same
         uncertain, screened_out, root_stage, earliest_toi (null: no hit),
         broad_seconds, narrow_seconds.
 
+polyhedra
+        A scripted scene of polyhedra (polyhedra.hpp, shapes.hpp): one body
+        moved by translations and rotations against still ones, each move
+        stopped at its first contact (the next starts there), in the rigid
+        kernels' mode (exact by default, or conservative) with the expel
+        zone e (--expel, default 0.01). --list prints the scenes: stack (a
+        box dropped onto a stack of boxes, spun, tipped over, dropped,
+        turned and slid into a wall; every body convex) and gears (a gear
+        turned both ways against a meshing one). Prints per move the first
+        contact (fraction, features, normal, point), the contact points
+        within e at the end (each with --contacts), the feature pairs
+        decided and culled, milliseconds, and for convex scenes the number
+        of vertices strictly inside another body at the end (exact check).
+        --json: one object per move: scene, move, motion, hit, fraction,
+        with a hit kind, body, moving_feature, still_feature, normal_x/y/z,
+        point_x/y/z; contacts, pairs, culled, uncertain, (convex)
+        vertices_inside, seconds; then one object: scene, moves, hits,
+        (convex) vertices_inside, seconds. Exit status 1 when a vertex ends
+        inside another body.
+
 targets Lists the implementations compiled in, those this CPU runs, the
         active one, and the architecture of the xsimd entry.
 
@@ -164,7 +203,8 @@ inside the CCD calls, not reading, converting or generating queries, nor the
 oracle of --verify. Runs over 2 s show progress on stderr.
 
 Exit status: 0 done; 1 check or step found a false negative (check: against
-the linear truth, so only with --model linear) or an invalid query, step in
+the files' truth, so not with --model spacetime) or an invalid query,
+polyhedra a vertex inside another body, step in
 exact or oracle mode a false positive, --verify found a disagreement the mode
 rules out (exact: any; conservative: an oracle false negative; both: a toi
 later than the oracle's), or
