@@ -10,6 +10,8 @@ namespace simdccd::bench {
 int run_kernel_bench(std::span<const std::string_view> args);
 /// Whole simulation steps: seconds and candidates/s of each phase.
 int run_step_bench(std::span<const std::string_view> args);
+/// The rigid kernels' queries per second, and translations against the linear kernels.
+int run_rigid_bench(std::span<const std::string_view> args);
 /// Microseconds per query of the exact oracle on one thread.
 int run_oracle_bench(std::span<const std::string_view> args);
 

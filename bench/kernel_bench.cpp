@@ -38,6 +38,7 @@ Usage: simdccd_bench [--count N] [--seed S] [--simulation DIR] [--targets LIST]
                      [--threads LIST] [--model LIST] [--min-time SECONDS]
                      [--out DIR]
        simdccd_bench step --help      whole simulation steps, per phase
+       simdccd_bench rigid --help     the rigid-body kernels
        simdccd_bench oracle --help    the exact oracle's microseconds per query
   --count N           random queries per type (default 1000000)
   --seed S            random seed (default 1)
@@ -63,40 +64,6 @@ struct Workload {
   SoaBatch queries;
 };
 
-/// The baseline first, then the requested (or default) targets that run here.
-std::vector<std::string> bench_targets(std::optional<std::string_view> list) {
-  std::vector<std::string> wanted;
-  if (list) {
-    wanted = split(*list);
-  } else {
-    // Worst to best; Highway's scalar fallbacks and SSSE3 add nothing over double and SSE4.
-    const std::vector<std::string> runnable = runnable_implementations();
-    for (auto it = runnable.rbegin(); it != runnable.rend(); ++it) {
-      if (*it != "SCALAR" && *it != "EMU128" && *it != "SSSE3") wanted.push_back(*it);
-    }
-    wanted.emplace_back(kXsimdTarget);
-  }
-  std::vector<std::string> targets{std::string(kBaseline)};
-  for (const std::string& name : wanted) {
-    try {
-      // The engine knows the names (any case) and what runs here.
-      const std::string target = Engine(Mode::exact, name, 1).target();
-      if (std::ranges::find(targets, target) == targets.end()) targets.push_back(target);
-    } catch (const UsageError&) {
-      std::printf("skipped: target %s does not run here\n", name.c_str());
-    }
-  }
-  return targets;
-}
-
-double parse_seconds(std::string_view option, std::string_view text) {
-  double v = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !(v >= 0))
-    throw UsageError(std::string(option) + " needs seconds, not '" + std::string(text) + "'");
-  return v;
-}
-
 Workload random_workload(QueryType type, std::uint64_t count, std::uint64_t seed) {
   Workload w{"random " + std::string(to_string(type)), SoaBatch(type)};
   RandomWorkload(seed).fill(w.queries, count);
@@ -116,31 +83,6 @@ std::vector<Workload> simulation_workloads(const fs::path& dir) {
       w[*type == QueryType::vertex_face ? 0 : 1].queries.push(to_double(q));
   }
   return w;
-}
-
-Measurement measure(const Workload& w, const Engine& engine, double min_time) {
-  using Clock = std::chrono::steady_clock;
-  const std::size_t n = w.queries.size();
-  Answers answers;
-  // A first pass warms caches and threads, and gives the stage counts.
-  const BatchStats stats = engine.decide(Batch{w.queries}, 0, n, answers);
-  double seconds = 0;
-  std::uint64_t passes = 0;
-  while (seconds < min_time) {
-    const Clock::time_point start = Clock::now();
-    engine.decide(Batch{w.queries}, 0, n, answers);
-    seconds += std::chrono::duration<double>(Clock::now() - start).count();
-    ++passes;
-  }
-  return {.workload = w.name,
-          .model = engine.model(),
-          .mode = engine.mode(),
-          .target = engine.target(),
-          .threads = engine.threads(),
-          .queries = n,
-          .rate = static_cast<double>(passes * n) / seconds,
-          .ratio = 0,
-          .stats = stats};
 }
 
 }  // namespace
@@ -168,7 +110,7 @@ int run_kernel_bench(std::span<const std::string_view> argv) {
 
   const std::string cpu = cpu_model();
   std::printf("simdccd_bench: queries per second\ncpu: %s\n", cpu.c_str());
-  const std::vector<std::string> targets = bench_targets(args.value("--targets"));
+  const std::vector<std::string> targets = bench_targets(args.value("--targets"), true);
   const std::string xsimd_arch(xsimd_entry().arch);
   std::printf("targets: ");
   for (const std::string& t : targets) std::printf("%s ", t.c_str());
@@ -184,7 +126,7 @@ int run_kernel_bench(std::span<const std::string_view> argv) {
           for (const std::string& target : targets) {
             const Engine engine(mode, target, static_cast<unsigned>(threads), model);
             if (engine.threads() != threads) continue;  // more than the cores
-            Measurement m = measure(w, engine, min_time);
+            Measurement m = measure(w.name, Batch{w.queries}, engine, min_time);
             if (target == kBaseline && threads == 1) baseline = m;
             m.ratio = baseline ? m.rate / baseline->rate : 0;
             // Every implementation must give the same answers (linear_ccd.hpp,

@@ -1,15 +1,22 @@
 #include "kernel_report.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <chrono>
 #include <cstdio>
 #include <sstream>
 
+#include "bench_util.hpp"
 #include "engine.hpp"
+#include "simdccd/targets.hpp"
 #include "report.hpp"
 #include "xsimd_entry.hpp"
 
 namespace simdccd::bench {
+using cli::Engine;
 using cli::format_rate;
+using cli::kXsimdTarget;
+using cli::UsageError;
 namespace {
 
 double fraction(std::uint64_t part, const Measurement& m) {
@@ -77,6 +84,67 @@ BarChart chart_of(const std::vector<Measurement>& rows, const std::vector<std::s
     bars[s] = m.rate;
   }
   return chart;
+}
+
+std::vector<std::string> bench_targets(std::optional<std::string_view> list, bool xsimd) {
+  std::vector<std::string> wanted;
+  if (list) {
+    wanted = split(*list);
+  } else {
+    // Worst to best; Highway's scalar fallbacks and SSSE3 add nothing over double and SSE4.
+    const std::vector<std::string> runnable = runnable_implementations();
+    for (auto it = runnable.rbegin(); it != runnable.rend(); ++it) {
+      if (*it != "SCALAR" && *it != "EMU128" && *it != "SSSE3") wanted.push_back(*it);
+    }
+    if (xsimd) wanted.emplace_back(kXsimdTarget);
+  }
+  std::vector<std::string> targets{std::string(kBaseline)};
+  for (const std::string& name : wanted) {
+    try {
+      // The engine knows the names (any case) and what runs here.
+      const std::string target = Engine(Mode::exact, name, 1).target();
+      if (std::ranges::find(targets, target) == targets.end()) targets.push_back(target);
+    } catch (const UsageError&) {
+      std::printf("skipped: target %s does not run here\n", name.c_str());
+    }
+  }
+  return targets;
+}
+
+
+double parse_seconds(std::string_view option, std::string_view text) {
+  double v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !(v >= 0))
+    throw UsageError(std::string(option) + " needs seconds, not '" + std::string(text) + "'");
+  return v;
+}
+
+
+Measurement measure(const std::string& workload, const cli::Batch& batch, const cli::Engine& engine,
+                    double min_time) {
+  using Clock = std::chrono::steady_clock;
+  const std::size_t n = batch.size();
+  cli::Answers answers;
+  // A first pass warms caches and threads, and gives the stage counts.
+  const BatchStats stats = engine.decide(batch, 0, n, answers);
+  double seconds = 0;
+  std::uint64_t passes = 0;
+  while (seconds < min_time) {
+    const Clock::time_point start = Clock::now();
+    engine.decide(batch, 0, n, answers);
+    seconds += std::chrono::duration<double>(Clock::now() - start).count();
+    ++passes;
+  }
+  return {.workload = workload,
+          .model = engine.model(),
+          .mode = engine.mode(),
+          .target = engine.target(),
+          .threads = engine.threads(),
+          .queries = n,
+          .rate = static_cast<double>(passes * n) / seconds,
+          .ratio = 0,
+          .stats = stats};
 }
 
 }  // namespace simdccd::bench

@@ -3,11 +3,13 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "bar_chart.hpp"
+#include "engine.hpp"
 #include "modes.hpp"
 #include "simdccd/linear_ccd.hpp"
 
@@ -33,6 +35,19 @@ void print_header();
 void print_row(const Measurement& m, bool hits_differ);
 /// The rows as TSV, after `header` (comment lines).
 std::string tsv_of(const std::vector<Measurement>& rows, const std::string& header);
+/// The baseline first, then the targets of the comma-separated `list` (by
+/// default the runnable Highway targets but SCALAR, EMU128 and SSSE3, worst
+/// first, then xsimd when `xsimd`) that run here.
+std::vector<std::string> bench_targets(std::optional<std::string_view> list, bool xsimd);
+
+/// "--min-time" and the like: non-negative seconds; UsageError otherwise.
+double parse_seconds(std::string_view option, std::string_view text);
+
+/// Queries per second of `engine` on `batch`: one warm-up pass (its stage
+/// counts are reported), then passes until `min_time` seconds.
+Measurement measure(const std::string& workload, const cli::Batch& batch, const cli::Engine& engine,
+                    double min_time);
+
 /// One panel per model and mode, a group per workload and thread count, a bar per target.
 BarChart chart_of(const std::vector<Measurement>& rows, const std::vector<std::string>& targets,
                   const std::string& cpu);
