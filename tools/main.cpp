@@ -187,7 +187,8 @@ polyhedra
         of vertices strictly inside another body at the end (exact check).
         --json: one object per move: scene, move, motion, hit, fraction,
         with a hit kind, body, moving_feature, still_feature, normal_x/y/z,
-        point_x/y/z; contacts, pairs, culled, uncertain, (convex)
+        point_x/y/z; contacts, pairs, culled, uncertain, oracle (pairs
+        exact mode sent to the oracle), (convex)
         vertices_inside, seconds; then one object: scene, moves, hits,
         (convex) vertices_inside, seconds. Exit status 1 when a vertex ends
         inside another body.

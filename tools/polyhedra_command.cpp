@@ -181,6 +181,7 @@ int run_polyhedra(std::span<const std::string_view> argv) {
       }
       j.add("contacts", std::uint64_t(trace.contacts.size())).add("pairs", std::uint64_t(trace.pairs));
       j.add("culled", std::uint64_t(trace.culled)).add("uncertain", trace.stats.uncertain);
+      j.add("oracle", std::uint64_t(trace.oracle));
       if (scene->convex) j.add("vertices_inside", inside);
       j.add("seconds", seconds).print();
     } else {
@@ -195,9 +196,9 @@ int run_polyhedra(std::span<const std::string_view> argv) {
       } else {
         std::printf("  no contact: the whole move\n");
       }
-      std::printf("  %zu contact points within %g at the end, %zu feature pairs decided (%zu culled, %llu uncertain), %.3f ms",
+      std::printf("  %zu contact points within %g at the end, %zu feature pairs decided (%zu culled, %llu uncertain, %zu by the oracle), %.3f ms",
                   trace.contacts.size(), expel, trace.pairs, trace.culled,
-                  static_cast<unsigned long long>(trace.stats.uncertain), 1e3 * seconds);
+                  static_cast<unsigned long long>(trace.stats.uncertain), trace.oracle, 1e3 * seconds);
       if (scene->convex) std::printf(", %llu vertices strictly inside another body", static_cast<unsigned long long>(inside));
       std::printf("\n");
       if (contacts) {

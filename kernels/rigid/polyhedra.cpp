@@ -11,7 +11,12 @@
 #include <string>
 #include <tuple>
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
 #include "simdccd/broad_phase.hpp"
+#include "simdccd/rigid_oracle.hpp"
 
 namespace simdccd {
 namespace {
@@ -245,6 +250,89 @@ bool within(double e, const Vec3& a0, const Vec3& a1, const Vec3& b0, const Vec3
 
 }  // namespace
 
+RigidQuery PolyhedraScene::query_of(const PolyhedronContact& c, const Polyhedron& moving,
+                                    const PolyhedronEdges& moving_edges, const RigidMotion& motion) const {
+  const Body& still = bodies_[c.body];
+  RigidQuery q;
+  q.motion = motion;
+  switch (c.kind) {
+    case ContactKind::vertex_face: {
+      const Triangle& f = still.shape.triangles[c.still_feature];
+      q.points = {moving.vertices[c.moving_feature], still.shape.vertices[f[0]], still.shape.vertices[f[1]],
+                  still.shape.vertices[f[2]]};
+      break;
+    }
+    case ContactKind::face_vertex: {
+      const Triangle& f = moving.triangles[c.moving_feature];
+      q.points = {still.shape.vertices[c.still_feature], moving.vertices[f[0]], moving.vertices[f[1]],
+                  moving.vertices[f[2]]};
+      q.mover = Mover::second;
+      break;
+    }
+    case ContactKind::edge_edge: {
+      const Edge& a = moving_edges.edges[c.moving_feature];
+      const Edge& b = still.edges.edges[c.still_feature];
+      q.points = {moving.vertices[a[0]], moving.vertices[a[1]], still.shape.vertices[b[0]], still.shape.vertices[b[1]]};
+      break;
+    }
+  }
+  return q;
+}
+
+std::size_t PolyhedraScene::decide_uncertain(std::vector<PolyhedronContact>& hits, const Polyhedron& moving,
+                                             const PolyhedronEdges& moving_edges, const RigidMotion& motion,
+                                             const TraceOptions& options) const {
+  // A certified hit's toi is within time_tolerance below its contact, so
+  // none is later than `bound`; the oracle's tois are exact (toi_lo). An
+  // uncertain pair whose lower bound exceeds `bound` cannot come first, nor
+  // tie (its exact toi is at least its bound). So the uncertain pairs go to
+  // the oracle in order of their bounds, in chunks of fixed size (the same
+  // pairs for any thread count), until the next bound exceeds the least toi
+  // found.
+  double bound = std::numeric_limits<double>::infinity();
+  for (const PolyhedronContact& c : hits) {
+    if (c.status == Status::certified) bound = std::min(bound, c.fraction + options.narrow.time_tolerance);
+  }
+  std::vector<std::size_t> open;
+  for (std::size_t k = 0; k < hits.size(); ++k) {
+    if (hits[k].status == Status::uncertain) open.push_back(k);
+  }
+  std::sort(open.begin(), open.end(), [&](std::size_t x, std::size_t y) {
+    return hits[x].fraction < hits[y].fraction ||
+           (hits[x].fraction == hits[y].fraction && key_of(hits[x]) < key_of(hits[y]));
+  });
+  const auto decide = [&](std::size_t from, std::size_t to) {
+    for (std::size_t k = from; k < to; ++k) {
+      PolyhedronContact& c = hits[open[k]];
+      const QueryType type = c.kind == ContactKind::edge_edge ? QueryType::edge_edge : QueryType::vertex_face;
+      const Result r = rigid_exact_ccd(type, query_of(c, moving, moving_edges, motion), options.narrow.expel);
+      c.fraction = r.hit ? r.toi_lo : std::numeric_limits<double>::infinity();
+      c.status = r.status;
+    }
+  };
+  constexpr std::size_t kChunk = 16;
+  std::size_t decided = 0;
+  while (decided < open.size() && hits[open[decided]].fraction <= bound) {
+    const std::size_t end = std::min(open.size(), decided + kChunk);
+    const auto chunk = [&] {
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(decided, end, 1),
+                        [&](const tbb::blocked_range<std::size_t>& r) { decide(r.begin(), r.end()); });
+    };
+    if (options.threads > 0) {
+      tbb::task_arena(options.threads).execute(chunk);
+    } else {
+      chunk();
+    }
+    for (std::size_t k = decided; k < end; ++k) bound = std::min(bound, hits[open[k]].fraction);
+    decided = end;
+  }
+  // Uncertain pairs left (their bound at or past `bound`) and oracle misses are no first contact.
+  std::erase_if(hits, [&](const PolyhedronContact& c) {
+    return c.status == Status::uncertain || c.fraction == std::numeric_limits<double>::infinity();
+  });
+  return decided;
+}
+
 PolyhedronEdges polyhedron_edges(const Polyhedron& body) {
   check(body);
   // For each undirected edge: its triangles' third vertices and directions.
@@ -357,7 +445,11 @@ Trace PolyhedraScene::trace(const Polyhedron& moving, const RigidMotion& motion,
       std::vector<std::uint8_t> hit(n);
       std::vector<double> toi(n);
       std::vector<Status> status(n);
-      out.stats += rigid_ccd_parallel(q, options.narrow, {hit.data(), toi.data(), status.data()}, parallel);
+      // Conservative first: the oracle only for the uncertain pairs that can
+      // still be the first contact (below).
+      RigidOptions kernels = options.narrow;
+      if (kernels.mode == Mode::exact) kernels.mode = Mode::conservative;
+      out.stats += rigid_ccd_parallel(q, kernels, {hit.data(), toi.data(), status.data()}, parallel);
       out.pairs += n;
       for (std::size_t k = 0; k < n; ++k) {
         if (!hit[k]) continue;
@@ -375,6 +467,7 @@ Trace PolyhedraScene::trace(const Polyhedron& moving, const RigidMotion& motion,
       if (options.contact_points) decided.emplace_back(static_cast<std::int32_t>(b), type, pairs);
     }
   }
+  if (options.narrow.mode == Mode::exact) out.oracle = decide_uncertain(hits, moving, moving_edges, motion, options);
   const auto earlier = [](const PolyhedronContact& x, const PolyhedronContact& y) {
     return x.fraction < y.fraction || (x.fraction == y.fraction && key_of(x) < key_of(y));
   };

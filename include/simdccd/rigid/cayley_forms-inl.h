@@ -16,7 +16,8 @@
 //   b0 = Qgg,  b1 = C Qgg + S Qgs / 2,  b2 = C Qgg + C S Qgs + S^2 Qss   (C^2 = C).
 //
 // Error bounds: every value comes with its permanent P (the same expression
-// evaluated on absolute values, subtractions turned into additions); each
+// evaluated on absolute values of the inputs and of the differences of input
+// points, its other subtractions turned into additions); each
 // value is off by at most kFormError * P + kFormTiny, kFormError = 64 u, about
 // twice the 2 (d + 1) u that an expression of d <= 16 rounded operations per
 // path needs (the deepest, an edge-edge coefficient in u elevated to a cubic,
@@ -61,12 +62,15 @@ struct QueryLanes {
 
   V point(int p, int axis) const { return L::load(row[3 * p + axis] + i); }
   V param(int k) const { return L::load(row[kParam + k] + i); }
-  /// Point p minus point q, or minus the rotation's center for q = -1, with
-  /// its permanent.
+  /// Point p minus point q, or minus the rotation's center for q = -1, and
+  /// its permanent: its own magnitude (a difference of inputs is a leaf of
+  /// every expression: rounded once, relative to itself; an exact zero, as
+  /// between points of one axis-aligned plane, stays a zero of the
+  /// permanents).
   V diff(int p, int q, int axis, V& perm) const {
-    const V x = point(p, axis), y = q < 0 ? param(axis) : point(q, axis);
-    perm = L::add(L::abs(x), L::abs(y));
-    return L::sub(x, y);
+    const V d = L::sub(point(p, axis), q < 0 ? param(axis) : point(q, axis));
+    perm = L::abs(d);
+    return d;
   }
 };
 

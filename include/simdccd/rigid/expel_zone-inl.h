@@ -25,10 +25,9 @@
 // enclosure wider than `tolerance`, or an end that cannot be ordered, is
 // uncertain with toi = the enclosure's low end.
 //
-// Rotation: first version: certified misses only (the sweep farther than e
-// from the still primitive; VF the vertex behind the face's plane, or beyond
-// its zone, during the whole move; EE the lines' distance beyond e during the
-// whole move), every other query uncertain with toi 0.
+// Rotation: certified misses, piece by piece of the move (rotation_zone);
+// every other query is uncertain, with toi the start of the first piece the
+// screen cannot rule out.
 //
 // Defined in namespace simdccd::rigid::SIMDCCD_TARGET_NAMESPACE, re-included
 // per Highway target by dispatch/rigid_ccd.cc.
@@ -251,23 +250,125 @@ void translation_zone(Tile& t, const double* const* coord, std::size_t i, double
   L::store(L::select(empty, inf, toi), t.toi + i);
 }
 
+/// The position at u of point p turning about the center (rigid_motion.hpp),
+/// in floating point, and W(u).
+template <class L>
+void turned(const QueryLanes<L>& q, int p, typename L::V A, typename L::V C, typename L::V S,
+            typename L::V u, typename L::V& x, typename L::V& y, typename L::V& z) {
+  using V = typename L::V;
+  const V g = L::add(L::sub(L::set(1), u), L::mul(C, u)), s = L::mul(S, u);
+  const V gg = L::mul(g, g), ss = L::mul(s, s), W = L::add(gg, L::mul(ss, A));
+  V wx, wy, wz, pw;
+  wx = q.diff(p, -1, 0, pw), wy = q.diff(p, -1, 1, pw), wz = q.diff(p, -1, 2, pw);
+  const auto a = [&](int k) { return q.param(3 + k); };
+  V cx, cy, cz;
+  cross<L>(a, vec<L>(wx, wy, wz), cx, cy, cz);
+  const V aw = dot<L>(a, vec<L>(wx, wy, wz));
+  const V diag = L::sub(gg, L::mul(ss, A)), along = L::mul(L::set(2), L::mul(ss, aw));
+  const V turn = L::mul(L::set(2), L::mul(g, s));
+  const auto at = [&](int k, V w, V c) {
+    return L::add(q.param(k), L::div(L::add(L::add(L::mul(diag, w), L::mul(along, a(k))), L::mul(turn, c)), W));
+  };
+  x = at(0, wx, cx), y = at(1, wy, cy), z = at(2, wz, cz);
+}
+
+/// Lanes where the moving primitive stays farther than `gap` from the still
+/// one's box for u in [lo, hi]: each moving point's arc over [lo, hi] lies in
+/// the box of its ends widened by the arc's sagitta |w| (1 - cos(delta / 2))
+/// (|w| >= the radius, delta the angle turned, cos(delta / 2) from the
+/// half-angle parameters: (g_lo g_hi + s_lo s_hi A) / sqrt(W_lo W_hi)), plus
+/// 2^-40 of the magnitudes for rounding.
+template <class L, QueryType kType>
+typename L::M arc_apart(const QueryLanes<L>& q, typename L::V A, typename L::V C, typename L::V S,
+                        typename L::V lo, typename L::V hi, typename L::V gap) {
+  using V = typename L::V;
+  using M = typename L::M;
+  constexpr int kMoving = kType == QueryType::vertex_face ? 1 : 2;
+  const V one = L::set(1), rel = L::set(0x1p-40);
+  const auto half = [&](V u, V& g, V& s) { g = L::add(L::sub(one, u), L::mul(C, u)), s = L::mul(S, u); };
+  V g0, s0, g1, s1;
+  half(lo, g0, s0), half(hi, g1, s1);
+  const V w0 = L::add(L::mul(g0, g0), L::mul(L::mul(s0, s0), A));
+  const V w1 = L::add(L::mul(g1, g1), L::mul(L::mul(s1, s1), A));
+  const V cosine = L::div(L::add(L::mul(g0, g1), L::mul(L::mul(s0, s1), A)), L::sqrt(L::mul(w0, w1)));
+  const V bulge = L::add(L::sub(one, L::min(one, cosine)), rel);
+  const V center = L::max(L::max(L::abs(q.param(0)), L::abs(q.param(1))), L::abs(q.param(2)));
+  M apart = L::lt(one, L::set(0));
+  for (int axis = 0; axis < 3; ++axis) {
+    V amin = L::set(std::numeric_limits<double>::infinity()), amax = L::sub(L::set(0), amin);
+    for (int p = 0; p < kMoving; ++p) {
+      V ax, ay, az, bx, by, bz, pw;
+      turned<L>(q, p, A, C, S, lo, ax, ay, az);
+      turned<L>(q, p, A, C, S, hi, bx, by, bz);
+      V wx, wy, wz;
+      wx = q.diff(p, -1, 0, pw), wy = q.diff(p, -1, 1, pw), wz = q.diff(p, -1, 2, pw);
+      const V radius = L::sqrt(dot<L>(vec<L>(wx, wy, wz), vec<L>(wx, wy, wz)));
+      const V margin = L::add(L::mul(radius, bulge), L::mul(rel, L::add(center, radius)));
+      const V ea = axis == 0 ? ax : axis == 1 ? ay : az, eb = axis == 0 ? bx : axis == 1 ? by : bz;
+      amin = L::min(amin, L::sub(L::min(ea, eb), margin));
+      amax = L::max(amax, L::add(L::max(ea, eb), margin));
+    }
+    V bmin = q.point(kMoving, axis), bmax = bmin;
+    for (int p = kMoving + 1; p < 4; ++p) bmin = L::min(bmin, q.point(p, axis)), bmax = L::max(bmax, q.point(p, axis));
+    const V slack = L::add(gap, L::mul(rel, L::max(L::abs(bmin), L::abs(bmax))));
+    apart = L::either(apart, L::either(L::lt(L::add(amax, slack), bmin), L::lt(L::add(bmax, slack), amin)));
+  }
+  return apart;
+}
+
+/// The number of pieces [k/K, (k+1)/K] of a rotation's move that the zone's
+/// screen certifies one by one.
+inline constexpr int kZonePieces = 8;
+
 /// Decides rotation queries [i, i + lanes) under the zone's rules: certified
-/// misses (see the top), else uncertain with toi 0.
+/// misses, else uncertain with toi = the start of the first piece of the move
+/// where a contact is not ruled out (a lower bound of the toi), found to
+/// within kZonePieces^-3 of the move. A piece
+/// [a, b] is ruled out (no contact at any u in [a, b); u = b is the next
+/// piece's) when one of these holds on it, each certified on the whole
+/// piece: the moving primitive stays farther than e from the still one
+/// (arc_apart); VF: the vertex is behind the face's plane (Q < 0), or beyond
+/// its zone (Q > e |n| W), or moving away from it (N = Q' W - Q W' > 0, h
+/// increasing: never decreasing right after u); EE: the lines are farther
+/// than e apart (|Q| > e |da| |db| W >= e |m(u)| W). Q is the contact
+/// polynomial times W (rotation_contact-inl.h), W = g^2 + s^2 A. Before the
+/// pieces, Q identically 0 (certified by exact zeros, see below) is a miss.
 template <class L, QueryType kType>
 void rotation_zone(Tile& t, const double* const* coord, std::size_t i, double expel) {
   using V = typename L::V;
   using M = typename L::M;
   using simd::SIMDCCD_TARGET_NAMESPACE::verdict_value;
   const QueryLanes<L> q{coord, i};
-  const V zero = L::set(0), e = L::set(expel);
+  const V zero = L::set(0), one = L::set(1), e = L::set(expel);
+  const V inf = L::set(std::numeric_limits<double>::infinity());
+  V gg, gs, ss, pgg, pgs, pss, A, C, S;
+  contact_form<L, kType>(q, gg, gs, ss, pgg, pgs, pss, A, C, S);
   V q0, q1, q2, f0, f1, f2;
-  contact_quadratic<L, kType>(q, q0, q1, q2, f0, f1, f2);
-  // W's Bernstein coefficients in u (A its own permanent).
-  V A, C, S;
-  rotation_constants<L>(q, A, C, S);
-  V w0, w1, w2, g0, g1, g2;
-  bernstein_in_u<L>(C, S, L::set(1), zero, A, L::set(1), zero, A, w0, w1, w2, g0, g1, g2);
-  // The zone's height along the contact polynomial: VF e |n| W; EE e |da| |db| W >= e |m(u)| W.
+  bernstein_in_u<L>(C, S, gg, gs, ss, pgg, pgs, pss, q0, q1, q2, f0, f1, f2);
+  // Q identically 0 (VF: h constant, on the plane; EE: the lines always
+  // meet), so never strictly decreasing: no contact. Certain where Q's
+  // permanents are exactly 0 and no product of a permanent underflows: then a
+  // zero permanent means a zero factor in every term, and differences round
+  // to 0 only when exactly 0. The permanents' factors are the differences of
+  // the points and the center, the axis and tau; where each of them is 0 or
+  // at least 2^-102 (the axis and tau 2^-50), a product of at most 7 of them
+  // is at least 2^-714.
+  M exact_zeros = L::le(zero, zero);
+  const auto leaf = [&](V x, double least) {
+    exact_zeros = L::both(exact_zeros, L::either(L::ge(L::abs(x), L::set(least)), L::le(L::abs(x), zero)));
+  };
+  for (int p = 0; p < 4; ++p) {
+    for (int r = -1; r < p; ++r) {
+      V unused;
+      for (int axis = 0; axis < 3; ++axis) leaf(q.diff(p, r, axis, unused), 0x1p-102);
+    }
+  }
+  for (int k = 3; k < 6; ++k) leaf(q.param(k), 0x1p-50);
+  leaf(S, 0x1p-50);
+  const M constant = L::both(exact_zeros, L::both(L::both(L::le(pgg, zero), L::le(pgs, zero)), L::le(pss, zero)));
+  V w0, w1, w2, g0, g1, g2;  // W's Bernstein coefficients in u (A its own permanent)
+  bernstein_in_u<L>(C, S, one, zero, A, one, zero, A, w0, w1, w2, g0, g1, g2);
+  // The zone's height along Q: VF e |n| W; EE e |da| |db| W >= e |m(u)| W.
   V reach, e_reach;
   if constexpr (kType == QueryType::vertex_face) {
     V nx, ny, nz, pnx, pny, pnz;
@@ -280,37 +381,97 @@ void rotation_zone(Tile& t, const double* const* coord, std::size_t i, double ex
     difference<L>(q, 1, 0, ax, ay, az, pax, pay, paz);
     difference<L>(q, 3, 2, bx, by, bz, pbx, pby, pbz);
     V ea, eb;
-    const V la = length_of<L>(vec<L>(ax, ay, az), [&](int k) { return k == 0 ? pax : k == 1 ? pay : paz; }, ea);
-    const V lb = length_of<L>(vec<L>(bx, by, bz), [&](int k) { return k == 0 ? pbx : k == 1 ? pby : pbz; }, eb);
+    const V la = length_of<L>(vec<L>(ax, ay, az), vec<L>(pax, pay, paz), ea);
+    const V lb = length_of<L>(vec<L>(bx, by, bz), vec<L>(pbx, pby, pbz), eb);
     reach = L::mul(e, L::mul(la, lb));
     e_reach = L::mul(e, L::add(L::add(L::mul(ea, lb), L::mul(la, eb)), L::mul(ea, eb)));
   }
   e_reach = L::mul(L::add(e_reach, L::mul(L::set(4 * simd::kUnitRoundoff), reach)), L::set(1 + 4 * simd::kUnitRoundoff));
-  // Z = Q -+ reach W, coefficient by coefficient, with bounds.
-  const auto beyond = [&](V sign) {  // sign Q > reach W certified on [0, 1]
-    M all = L::le(zero, zero);
-    const auto coefficient = [&](V qk, V fk, V wk, V gk) {
-      const V z = L::sub(L::mul(sign, qk), L::mul(reach, wk));
-      const V ez = L::mul(L::add(L::add(fk, L::add(L::mul(reach, gk), L::mul(e_reach, wk))),
-                                 L::mul(L::set(2 * simd::kUnitRoundoff), L::add(L::abs(qk), L::mul(reach, wk)))),
-                          L::set(1 + 4 * simd::kUnitRoundoff));
-      all = L::both(all, L::gt(z, ez));
+  // sign Q - reach W, coefficient by coefficient, with bounds.
+  const auto beyond_on = [&](V sign, V a, V b) {
+    const auto coefficient = [&](V qk, V fk, V wk, V gk, V& z, V& ez) {
+      z = L::sub(L::mul(sign, qk), L::mul(reach, wk));
+      ez = L::mul(L::add(L::add(fk, L::add(L::mul(reach, gk), L::mul(e_reach, wk))),
+                         L::mul(L::set(2 * simd::kUnitRoundoff), L::add(L::abs(qk), L::mul(reach, wk)))),
+                  L::set(1 + 4 * simd::kUnitRoundoff));
     };
-    coefficient(q0, f0, w0, g0), coefficient(q1, f1, w1, g1), coefficient(q2, f2, w2, g2);
-    return all;
+    V z0, z1, z2, ez0, ez1, ez2;
+    coefficient(q0, f0, w0, g0, z0, ez0), coefficient(q1, f1, w1, g1, z1, ez1), coefficient(q2, f2, w2, g2, z2, ez2);
+    M positive, negative;
+    sign_on<L>(z0, z1, z2, ez0, ez1, ez2, a, b, positive, negative);
+    return positive;
   };
-  M miss = L::either(swept_apart<L, kType, RigidMotionType::rotation>(q, e), beyond(L::set(1)));
-  if constexpr (kType == QueryType::vertex_face) {
-    // Behind the plane all along: Q < 0 certified.
-    miss = L::either(miss, L::both(L::both(L::lt(q0, L::sub(zero, f0)), L::lt(q1, L::sub(zero, f1))),
-                                   L::lt(q2, L::sub(zero, f2))));
-  } else {
-    miss = L::either(miss, beyond(L::set(-1)));
+  // The range of a quadratic (Bernstein c0..c2 within bound fc) and of its
+  // derivative on [a, b]: the hulls of its blossoms there, widened by the bound.
+  const auto range = [&](V c0, V c1, V c2, V fc, V a, V b, V& lo, V& hi, V& dlo, V& dhi) {
+    const auto lerp = [](V x, V y, V u) { return L::add(x, L::mul(u, L::sub(y, x))); };
+    const V l0 = lerp(c0, c1, a), l1 = lerp(c1, c2, a), h0 = lerp(c0, c1, b), h1 = lerp(c1, c2, b);
+    const V ll = lerp(l0, l1, a), lh = lerp(l0, l1, b), hh = lerp(h0, h1, b);
+    const V slack = L::add(fc, L::mul(L::set(16 * simd::kUnitRoundoff),
+                                      L::max(L::max(L::abs(c0), L::abs(c1)), L::abs(c2))));
+    lo = L::sub(L::min(L::min(ll, lh), hh), slack), hi = L::add(L::max(L::max(ll, lh), hh), slack);
+    // c' = 2 (lerp(c1 - c0, c2 - c1, u)): linear, its range from both ends.
+    const V da = L::mul(L::set(2), L::sub(l1, l0)), db = L::mul(L::set(2), L::sub(h1, h0));
+    const V dslack = L::mul(L::set(4), slack);
+    dlo = L::sub(L::min(da, db), dslack), dhi = L::add(L::max(da, db), dslack);
+  };
+  const auto product_min = [](V alo, V ahi, V blo, V bhi) {
+    return L::min(L::min(L::mul(alo, blo), L::mul(alo, bhi)), L::min(L::mul(ahi, blo), L::mul(ahi, bhi)));
+  };
+  const auto product_max = [](V alo, V ahi, V blo, V bhi) {
+    return L::max(L::max(L::mul(alo, blo), L::mul(alo, bhi)), L::max(L::mul(ahi, blo), L::mul(ahi, bhi)));
+  };
+  const V fq = L::max(L::max(f0, f1), f2), fw = L::max(L::max(g0, g1), g2);
+  // Whether the piece [a, b] (per lane) is certainly free of contacts.
+  const auto ruled_out = [&](V a, V b) {
+    M out = L::either(beyond_on(one, a, b), arc_apart<L, kType>(q, A, C, S, a, b, e));
+    if constexpr (kType == QueryType::vertex_face) {
+      M positive, negative;
+      sign_on<L>(q0, q1, q2, f0, f1, f2, a, b, positive, negative);
+      V hlo, hhi, dhlo, dhhi, wlo, whi, dwlo, dwhi;
+      range(q0, q1, q2, fq, a, b, hlo, hhi, dhlo, dhhi);
+      range(w0, w1, w2, fw, a, b, wlo, whi, dwlo, dwhi);
+      // N = Q' W - Q W' > 0 on the piece, with a relative margin for the products.
+      const V n_min = L::sub(product_min(dhlo, dhhi, wlo, whi), product_max(hlo, hhi, dwlo, dwhi));
+      const V n_mag = L::add(product_max(L::abs(dhlo), L::abs(dhhi), L::abs(wlo), L::abs(whi)),
+                             product_max(L::abs(hlo), L::abs(hhi), L::abs(dwlo), L::abs(dwhi)));
+      const M rising = L::gt(n_min, L::mul(L::set(8 * simd::kUnitRoundoff), n_mag));
+      out = L::either(out, L::either(negative, rising));
+    } else {
+      out = L::either(out, beyond_on(L::set(-1), a, b));
+    }
+    return out;
+  };
+  // The first piece of width `width` from `base` (per lane) not ruled out,
+  // for the lanes of `open`: its start goes to `first`; `open` keeps the
+  // lanes whose every piece was ruled out.
+  const auto scan = [&](V base, double width, M& open, V& first) {
+    for (int k = 0; k < kZonePieces && L::any(open); ++k) {
+      const V a = L::add(base, L::set(k * width)), b = L::min(one, L::add(base, L::set((k + 1) * width)));
+      const M out = ruled_out(a, b);
+      first = L::select(L::but_not(open, out), a, first);
+      open = L::both(open, out);
+    }
+  };
+  // The whole move in kZonePieces pieces; then, twice, the first piece not
+  // ruled out in as many parts, for a tighter lower bound of the toi (a
+  // lane whose every part is ruled out keeps the piece's end as its bound).
+  M ruled_out_so_far = L::but_not(L::le(zero, zero), constant);
+  V first = inf;
+  scan(zero, 1.0 / kZonePieces, ruled_out_so_far, first);
+  double width = 1.0 / kZonePieces;
+  for (int level = 0; level < 2; ++level) {
+    M refine = L::lt(first, inf);
+    V finer = first;
+    scan(L::select(refine, first, zero), width / kZonePieces, refine, finer);
+    first = L::select(refine, L::min(one, L::add(first, L::set(width))), finer);
+    width /= kZonePieces;
   }
+  const M miss = L::either(constant, ruled_out_so_far);
   const V verdict = L::select(miss, verdict_value<L>(Verdict::miss), verdict_value<L>(Verdict::uncertain));
   L::store(L::select(valid_rigid_input<L, RigidMotionType::rotation>(q), verdict, verdict_value<L>(Verdict::invalid)),
            t.verdict + i);
-  L::store(L::select(miss, L::set(std::numeric_limits<double>::infinity()), zero), t.toi + i);
+  L::store(L::select(miss, inf, first), t.toi + i);
 }
 
 /// Decides the `t.count` queries of the tile under the zone's rules.

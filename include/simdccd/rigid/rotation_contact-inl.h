@@ -112,17 +112,17 @@ void add_moment_form(const QueryLanes<L>& q, const Axis& a, typename L::V A, con
   add_form<L>(rgg, rgs, rss, rpgg, rpgs, rpss, gg, gs, ss, pgg, pgs, pss);
 }
 
-/// The contact polynomial of a rotation query (see the top, times W) as a
-/// quadratic in u: Bernstein coefficients q0..q2 with bounds f0..f2.
+/// The contact polynomial of a rotation query (see the top), times W, as a
+/// quadratic form in (g, s) with the permanents of its coefficients, and the
+/// rotation's constants A, C, S (rotation_constants).
 template <class L, QueryType kType>
-void contact_quadratic(const QueryLanes<L>& q, typename L::V& q0, typename L::V& q1, typename L::V& q2,
-                       typename L::V& f0, typename L::V& f1, typename L::V& f2) {
+void contact_form(const QueryLanes<L>& q, typename L::V& gg, typename L::V& gs, typename L::V& ss,
+                  typename L::V& pgg, typename L::V& pgs, typename L::V& pss, typename L::V& A,
+                  typename L::V& C, typename L::V& S) {
   using V = typename L::V;
   const V ax = q.param(3), ay = q.param(4), az = q.param(5);
   const auto a = vec<L>(ax, ay, az);
-  V A, C, S;
   rotation_constants<L>(q, A, C, S);
-  V gg, gs, ss, pgg, pgs, pss;
   if constexpr (kType == QueryType::vertex_face) {
     V nx, ny, nz, pnx, pny, pnz;
     normal_of<L>(q, 1, 2, 3, nx, ny, nz, pnx, pny, pnz);
@@ -139,6 +139,14 @@ void contact_quadratic(const QueryLanes<L>& q, typename L::V& q0, typename L::V&
     direction_form<L>(q, a, A, vec<L>(mx, my, mz), vec<L>(pmx, pmy, pmz), gg, gs, ss, pgg, pgs, pss);
     add_moment_form<L>(q, a, A, db, pdb, gg, gs, ss, pgg, pgs, pss);
   }
+}
+
+/// The same as a quadratic in u: Bernstein coefficients q0..q2 with bounds f0..f2.
+template <class L, QueryType kType>
+void contact_quadratic(const QueryLanes<L>& q, typename L::V& q0, typename L::V& q1, typename L::V& q2,
+                       typename L::V& f0, typename L::V& f1, typename L::V& f2) {
+  typename L::V gg, gs, ss, pgg, pgs, pss, A, C, S;
+  contact_form<L, kType>(q, gg, gs, ss, pgg, pgs, pss, A, C, S);
   bernstein_in_u<L>(C, S, gg, gs, ss, pgg, pgs, pss, q0, q1, q2, f0, f1, f2);
 }
 
