@@ -1,10 +1,10 @@
 // The model-independent part of the CCD batch-kernel fuzz targets
-// (fuzz_linear_ccd.cpp, fuzz_spacetime_ccd.cpp): decoding the batch header,
-// the structure-of-arrays copy (optionally misaligned), running every
-// implementation over a range split in two calls, checking the statistics,
-// the answers against the oracle, bit-identity across implementations,
-// exact mode against conservative mode and the indexed form against the SoA
-// form, and printing a failing query before aborting.
+// (fuzz_linear_ccd.cpp, fuzz_spacetime_ccd.cpp, fuzz_rigid_ccd.cpp): decoding
+// the batch header, running every implementation over a range split in two
+// calls, checking the statistics, the answers against the oracle,
+// bit-identity across implementations, exact mode against conservative mode
+// and the indexed form against the SoA form, and printing a failing query
+// before aborting.
 //
 // Built once per kernel and mode: SIMDCCD_FUZZ_TYPE (0 = VF, 1 = EE) and
 // SIMDCCD_FUZZ_MODE (0 = conservative, 1 = exact).
@@ -12,19 +12,25 @@
 // Input: byte 0 -> batch size n = 1 + b % 70 (tiles of 64 and their tails);
 // byte 1 -> flags (bits 0-2 the time tolerance, bit 3 a misaligned copy of the
 // arrays, bits 4-7 where the range [0, n) is split in two calls); byte 2 ->
-// which implementation runs exact mode; then queries (Model::decode_item),
-// until n are decoded or the bytes run out (the rest repeat the decoded ones,
-// which must then get identical answers in any lane or tile).
+// which implementation runs exact mode; then the model's batch header
+// (Model::decode_header; none for the linear and space-time models), then
+// queries (Model::decode_item), until n are decoded or the bytes run out (the
+// rest repeat the decoded ones, which must then get identical answers in any
+// lane or tile).
 //
-// A Model (see the two targets) gives:
-//   Item (with a test::HardQuery h), Soa (its extra columns; built from a
-//   SoaCoords), OracleResult, kName;
-//   decode_item(Entropy&, Item&), note(Item) and lines(Item) (fail's extra
-//   text), batch(Soa, xsimd, Options, BatchResults, begin, end),
-//   indexed_batch(IndexedQueries, Options, BatchResults, begin, end),
-//   vertex_order(Item) (the order of the query's points in the mesh),
-//   stats_consistent(BatchStats, invalid), oracle(Item), oracle_decided(r),
-//   as_result(r) (the linear Result that check_answer reads), describe(r).
+// A Model (see the targets) gives:
+//   Item, Options (the kernel's options: `mode`, `time_tolerance` and the
+//   model's own), Header (the model's choices for the whole batch), Soa (the
+//   batch as structure of arrays, built from the Batch), OracleResult, kName,
+//   kXsimd (whether the kernel has an xsimd entry);
+//   decode_header(Entropy&, Batch&), decode_item(Entropy&, Header, Item&),
+//   valid(Options, Item) (in the kernels' domain), describe_item(Options,
+//   Item) (fail's text on the query), batch(Soa, xsimd, Options,
+//   BatchResults, begin, end), indexed_batch(Batch, Options, BatchResults)
+//   (the whole batch in the indexed form), stats_consistent(BatchStats,
+//   invalid), oracle(Options, Item), oracle_decided(r), as_result(r) (the
+//   linear Result that check_answer reads), describe(r).
+// HardQueryModel gives the linear and space-time models what they share.
 #pragma once
 
 #include <array>
@@ -60,11 +66,12 @@ constexpr Mode kMode = SIMDCCD_FUZZ_MODE == 0 ? Mode::conservative : Mode::exact
 constexpr std::size_t kMaxBatch = 70;
 constexpr double kTolerances[8] = {1e-9, 1e-9, 1e-9, 1e-6, 1e-3, 0.25, 0x1p-40, 1e-15};
 
-template <class Item>
+template <class Model>
 struct Batch {
-  std::vector<Item> items;  ///< n queries
-  std::size_t decoded = 0;  ///< the first `decoded` are distinct draws; the rest repeat them
-  Options options;
+  std::vector<typename Model::Item> items;  ///< n queries
+  std::size_t decoded = 0;                  ///< the first `decoded` are distinct draws; the rest repeat them
+  typename Model::Options options;
+  typename Model::Header header;
   bool misaligned = false;
   std::size_t split = 0;
   std::uint8_t exact_implementation = 0;
@@ -73,12 +80,13 @@ struct Batch {
   std::size_t offset() const { return misaligned ? 1 : 0; }  ///< of the SoA columns
 };
 
-/// The coordinates as structure of arrays, optionally one double off alignment.
+/// The coordinates of a batch of HardQuery items as structure of arrays,
+/// optionally one double off alignment.
 struct SoaCoords {
   std::vector<double> storage;
   SoaQueries view;
-  template <class Item>
-  explicit SoaCoords(const Batch<Item>& b) {
+  template <class B>
+  explicit SoaCoords(const B& b) {
     view.type = kType;
     view.count = b.items.size();
     test::fill_columns(storage, view.coord, b.items.size(), b.stride(), b.offset(), [&](std::size_t k, std::size_t i) {
@@ -94,22 +102,77 @@ struct Implementation {
   bool dispatch;  ///< through set_implementation() and the dispatched entry; else the xsimd entry
 };
 
-inline const std::vector<Implementation>& implementations() {
-  static const std::vector<Implementation> all = [] {
-    std::vector<Implementation> v;
-    for (const std::string& name : runnable_implementations()) v.push_back({name, true});
+/// The runnable implementations, then the xsimd entry where the kernel has one and it is built.
+inline std::vector<Implementation> implementations(bool xsimd) {
+  std::vector<Implementation> v;
+  for (const std::string& name : runnable_implementations()) v.push_back({name, true});
 #ifdef SIMDCCD_FUZZ_HAVE_XSIMD
-    v.push_back({"xsimd", false});
+  if (xsimd) v.push_back({"xsimd", false});
+#else
+  (void)xsimd;
 #endif
-    return v;
-  }();
-  return all;
+  return v;
 }
+
+/// What the linear and space-time models share (Derived: the model): items
+/// holding a test::HardQuery h, the linear Options, no batch header, the
+/// xsimd entry, and the indexed form as a mesh of four vertices a query,
+/// numbered in Derived::vertex_order(item), decided by Derived::indexed_ccd.
+/// Derived gives note(item) and lines(item) for describe_item.
+template <class Derived>
+struct HardQueryModel {
+  using Options = simdccd::Options;
+  struct Header {};
+  static constexpr bool kXsimd = true;
+
+  template <class B>
+  static void decode_header(test::Entropy&, B&) {}
+  template <class Item>
+  static bool valid(const Options&, const Item& item) {
+    return test::in_domain(item.h.query);
+  }
+  template <class Item>
+  static std::string describe_item(const Options&, const Item& item) {
+    return test::format("  (class %s%s%s)\n", std::string(test::to_string(item.h.cls)).c_str(),
+                        item.h.exact ? ", exact construction" : "", Derived::note(item).c_str()) +
+           Derived::lines(item) + test::describe(item.h.query);
+  }
+
+  template <class B>
+  static void indexed_batch(const B& b, const Options& options, const BatchResults& out) {
+    std::vector<Vec3> x0, x1;
+    std::vector<std::array<std::int32_t, 3>> faces;
+    std::vector<std::array<std::int32_t, 2>> edges, pairs;
+    for (const auto& item : b.items) {
+      const Query& q = item.h.query;
+      const auto base = static_cast<std::int32_t>(x0.size());
+      const std::array<int, 4> order = Derived::vertex_order(item);
+      std::array<std::int32_t, 4> index{};
+      for (int rank = 0; rank < 4; ++rank) {
+        index[order[rank]] = base + rank;
+        x0.push_back(q.points[order[rank]]);
+        x1.push_back(q.points[order[rank] + 4]);
+      }
+      if (kType == QueryType::vertex_face) {
+        faces.push_back({index[1], index[2], index[3]});
+        pairs.push_back({index[0], static_cast<std::int32_t>(faces.size() - 1)});
+      } else {
+        edges.push_back({index[0], index[1]});
+        edges.push_back({index[2], index[3]});
+        pairs.push_back({static_cast<std::int32_t>(edges.size() - 2), static_cast<std::int32_t>(edges.size() - 1)});
+      }
+    }
+    IndexedQueries iq;
+    iq.type = kType;
+    iq.x0 = x0, iq.x1 = x1, iq.faces = faces, iq.edges = edges, iq.pairs = pairs;
+    Derived::indexed_ccd(iq, options, out, 0, b.items.size());
+  }
+};
 
 template <class Model>
 struct Harness {
   using Item = typename Model::Item;
-  using B = Batch<Item>;
+  using B = Batch<Model>;
   using Soa = typename Model::Soa;
   using OracleResult = typename Model::OracleResult;
 
@@ -122,9 +185,10 @@ struct Harness {
     b.options.time_tolerance = kTolerances[flags & 7];
     b.misaligned = (flags & 8) != 0;
     b.exact_implementation = e.byte();
+    Model::decode_header(e, b);
     while (b.items.size() < n && (b.items.empty() || !e.exhausted())) {
       Item item;
-      Model::decode_item(e, item);
+      Model::decode_item(e, b.header, item);
       b.items.push_back(item);
     }
     b.decoded = b.items.size();
@@ -138,12 +202,11 @@ struct Harness {
     const Item& item = b.items[i];
     std::fprintf(stderr,
                  "\n=== %s violation: %s\n  kernel %s, mode %s, implementation %s, time_tolerance %a (%g)\n"
-                 "  query %zu of %zu (class %s%s%s)\n%s%s%s\n",
+                 "  query %zu of %zu\n%s%s\n",
                  Model::kName, what.c_str(), std::string(to_string(kType)).c_str(),
                  std::string(to_string(kMode)).c_str(), impl.c_str(), b.options.time_tolerance,
-                 b.options.time_tolerance, i, b.items.size(), std::string(test::to_string(item.h.cls)).c_str(),
-                 item.h.exact ? ", exact construction" : "", Model::note(item).c_str(), Model::lines(item).c_str(),
-                 test::describe(item.h.query).c_str(), detail.c_str());
+                 b.options.time_tolerance, i, b.items.size(), Model::describe_item(b.options, item).c_str(),
+                 detail.c_str());
     std::abort();
   }
 
@@ -166,42 +229,12 @@ struct Harness {
     }
   }
 
-  /// The batch as a mesh: four vertices a query, in Model::vertex_order.
-  static IndexedQueries indexed(const B& b, std::vector<Vec3>& x0, std::vector<Vec3>& x1,
-                                std::vector<std::array<std::int32_t, 3>>& faces,
-                                std::vector<std::array<std::int32_t, 2>>& edges,
-                                std::vector<std::array<std::int32_t, 2>>& pairs) {
-    for (const Item& item : b.items) {
-      const Query& q = item.h.query;
-      const auto base = static_cast<std::int32_t>(x0.size());
-      const std::array<int, 4> order = Model::vertex_order(item);
-      std::array<std::int32_t, 4> index{};
-      for (int rank = 0; rank < 4; ++rank) {
-        index[order[rank]] = base + rank;
-        x0.push_back(q.points[order[rank]]);
-        x1.push_back(q.points[order[rank] + 4]);
-      }
-      if (kType == QueryType::vertex_face) {
-        faces.push_back({index[1], index[2], index[3]});
-        pairs.push_back({index[0], static_cast<std::int32_t>(faces.size() - 1)});
-      } else {
-        edges.push_back({index[0], index[1]});
-        edges.push_back({index[2], index[3]});
-        pairs.push_back({static_cast<std::int32_t>(edges.size() - 2), static_cast<std::int32_t>(edges.size() - 1)});
-      }
-    }
-    IndexedQueries iq;
-    iq.type = kType;
-    iq.x0 = x0, iq.x1 = x1, iq.faces = faces, iq.edges = edges, iq.pairs = pairs;
-    return iq;
-  }
-
   /// Runs `impl` in `mode` over the batch, split in two calls, and checks the statistics.
   static Answers run(const B& b, const Soa& soa, const Implementation& impl, Mode mode) {
     if (impl.dispatch && !set_implementation(impl.name)) {
       fail(b, 0, impl.name, "set_implementation refused a runnable implementation", "");
     }
-    Options options = b.options;
+    typename Model::Options options = b.options;
     options.mode = mode;
     Answers out(b.items.size());
     BatchStats stats = Model::batch(soa, !impl.dispatch, options, out.view(), 0, b.split);
@@ -215,7 +248,7 @@ struct Harness {
     for (std::size_t i = 0; i < b.items.size(); ++i) {
       const std::size_t d = i % b.decoded;
       const Answer a = out.at(i);
-      const std::string broken = test::check_answer(mode, test::in_domain(b.items[i].h.query),
+      const std::string broken = test::check_answer(mode, Model::valid(b.options, b.items[i]),
                                                     Model::as_result(oracle[d]), a, b.options.time_tolerance);
       if (!broken.empty()) {
         fail(b, i, impl + " (" + std::string(to_string(mode)) + ")", broken,
@@ -236,14 +269,14 @@ struct Harness {
     // The oracle, once per distinct query, and only for input in the domain.
     std::vector<OracleResult> oracle(b.decoded);
     for (std::size_t i = 0; i < b.decoded; ++i) {
-      if (test::in_domain(b.items[i].h.query)) {
-        oracle[i] = Model::oracle(b.items[i]);
+      if (Model::valid(b.options, b.items[i])) {
+        oracle[i] = Model::oracle(b.options, b.items[i]);
         if (!Model::oracle_decided(oracle[i])) fail(b, i, "oracle", "the oracle did not decide a valid input", "");
       }
     }
 
     const std::string restore = active_implementation();
-    const std::vector<Implementation>& all = implementations();
+    static const std::vector<Implementation> all = implementations(Model::kXsimd);
     // Conservative mode everywhere: checked, and bit-identical across implementations.
     const Answers first = run(b, soa, all.front(), Mode::conservative);
     check(b, Mode::conservative, oracle, all.front().name, first);
@@ -275,14 +308,10 @@ struct Harness {
 
     // The indexed form gathers the same queries: the same answers.
     {
-      std::vector<Vec3> x0, x1;
-      std::vector<std::array<std::int32_t, 3>> faces;
-      std::vector<std::array<std::int32_t, 2>> edges, pairs;
-      const IndexedQueries iq = indexed(b, x0, x1, faces, edges, pairs);
       Answers out(n);
-      Options options = b.options;
+      typename Model::Options options = b.options;
       options.mode = Mode::conservative;
-      Model::indexed_batch(iq, options, out.view(), 0, n);
+      Model::indexed_batch(b, options, out.view());
       for (std::size_t i = 0; i < n; ++i) {
         if (!(out.at(i) == first.at(i))) {
           fail(b, i, restore + " (indexed)", "the indexed form answers differently from the SoA form",

@@ -37,14 +37,14 @@ namespace {
 using namespace simdccd;
 using fuzz::kType;
 
-struct LinearModel {
+struct LinearModel : fuzz::HardQueryModel<LinearModel> {
   static constexpr const char* kName = "linear CCD";
   struct Item {
     test::HardQuery h;
   };
   using OracleResult = Result;
 
-  static void decode_item(test::Entropy& e, Item& item) { item.h = test::decode_query(e, kType); }
+  static void decode_item(test::Entropy& e, const Header&, Item& item) { item.h = test::decode_query(e, kType); }
   static std::string note(const Item&) { return ""; }
   static std::string lines(const Item&) { return ""; }
 
@@ -58,8 +58,8 @@ struct LinearModel {
 #endif
     return linear_ccd(soa.view, o, r, begin, end);
   }
-  static void indexed_batch(const IndexedQueries& q, const Options& o, const BatchResults& r, std::size_t begin,
-                            std::size_t end) {
+  static void indexed_ccd(const IndexedQueries& q, const Options& o, const BatchResults& r, std::size_t begin,
+                          std::size_t end) {
     linear_ccd(q, o, r, begin, end);
   }
   /// The mesh takes the query's points in their own order.
@@ -69,7 +69,7 @@ struct LinearModel {
     return s.screened_out + s.root_stage + invalid <= s.queries;
   }
 
-  static Result oracle(const Item& item) { return exact_ccd(kType, item.h.query); }
+  static Result oracle(const Options&, const Item& item) { return exact_ccd(kType, item.h.query); }
   static bool oracle_decided(const Result&) { return true; }
   static const Result& as_result(const Result& r) { return r; }
   static std::string describe(const Result& r) { return test::describe(r); }

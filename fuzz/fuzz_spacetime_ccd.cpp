@@ -116,20 +116,21 @@ struct Soa {
   fuzz::SoaCoords coords;
   std::vector<std::int64_t> id_storage;
   SpacetimeIdArrays ids;
-  explicit Soa(const fuzz::Batch<Item>& b) : coords(b) {
+  template <class B>
+  explicit Soa(const B& b) : coords(b) {
     test::fill_columns(id_storage, ids.id, b.items.size(), b.stride(), b.offset(),
                        [&](std::size_t p, std::size_t i) { return b.items[i].ids.id[p]; });
   }
   Soa(const Soa&) = delete;
 };
 
-struct SpacetimeModel {
+struct SpacetimeModel : fuzz::HardQueryModel<SpacetimeModel> {
   static constexpr const char* kName = "space-time CCD";
   using Item = ::Item;
   using Soa = ::Soa;
   using OracleResult = SpacetimeResult;
 
-  static void decode_item(test::Entropy& e, Item& item) {
+  static void decode_item(test::Entropy& e, const Header&, Item& item) {
     item.h = test::decode_query(e, kType);
     decode_ids(e, item);
   }
@@ -149,8 +150,8 @@ struct SpacetimeModel {
 #endif
     return spacetime_ccd(soa.coords.view, soa.ids, o, r, begin, end);
   }
-  static void indexed_batch(const IndexedQueries& q, const Options& o, const BatchResults& r, std::size_t begin,
-                            std::size_t end) {
+  static void indexed_ccd(const IndexedQueries& q, const Options& o, const BatchResults& r, std::size_t begin,
+                          std::size_t end) {
     spacetime_ccd(q, o, r, begin, end);
   }
   /// The mesh numbers a query's vertices so that their index order is the
@@ -169,7 +170,9 @@ struct SpacetimeModel {
     return s.screened_out + s.hits + invalid <= s.queries && s.root_stage == 0;
   }
 
-  static SpacetimeResult oracle(const Item& item) { return spacetime_exact_ccd(kType, item.h.query, item.ids); }
+  static SpacetimeResult oracle(const Options&, const Item& item) {
+    return spacetime_exact_ccd(kType, item.h.query, item.ids);
+  }
   static bool oracle_decided(const SpacetimeResult& r) { return r.status == Status::exact; }
   /// The oracle's answer in the linear Result form that check_answer reads.
   static Result as_result(const SpacetimeResult& s) {

@@ -2,7 +2,8 @@
 // (test_rigid_kernels.cpp) and the rigid fuzz target (fuzz/fuzz_rigid_ccd.cpp):
 // the input domain, the structure-of-arrays form (columns misaligned or not,
 // with or without the mover array), the indexed form (two small bodies and
-// pairs with mover flags), and a query in hexadecimal floats.
+// pairs with mover flags), hard small-integer queries and exact moves and
+// scalings of queries, and a query in hexadecimal floats.
 #pragma once
 
 #include <array>
@@ -10,6 +11,8 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -163,6 +166,123 @@ struct RigidBodies {
     return stats;
   }
 };
+
+// ---------------------------------------------------------------- queries
+// `choose(lo, hi)` gives an integer in [lo, hi]: a seeded generator in the
+// tests, the fuzzer's bytes in fuzz/.
+
+template <class Choose>
+Vec3 grid_point(Choose&& choose, int r) {
+  return {double(choose(-r, r)), double(choose(-r, r)), double(choose(-r, r))};  // in order
+}
+
+/// Translations on the grid -2..2; rotations about grid centers, the axis
+/// mostly a coordinate axis (either way, or of length 2), else any grid
+/// vector (zero included: no motion), tan_half in {0, +-1/2, +-1, 2, +-inf}.
+template <class Choose>
+RigidMotion grid_motion(RigidMotionType motion, Choose&& choose) {
+  if (motion == RigidMotionType::translation) return RigidMotion::translate(grid_point(choose, 2));
+  static constexpr double kInf = std::numeric_limits<double>::infinity();
+  static constexpr double kTaus[8] = {0, 0.5, -0.5, 1, -1, 2, kInf, -kInf};
+  const double tau = kTaus[choose(0, 7)];
+  Vec3 axis = grid_point(choose, 2);
+  const int kind = choose(0, 3), k = choose(0, 2);
+  if (kind < 3) {
+    axis = {};
+    (&axis.x)[k] = kind == 0 ? 1 : kind == 1 ? -1 : 2;
+  }
+  if (std::isinf(tau) && axis.x == 0 && axis.y == 0 && axis.z == 0) axis.z = 1;  // a half turn needs an axis
+  return RigidMotion::rotate(grid_point(choose, 2), axis, tau);
+}
+
+/// Coordinates in -2..2, either mover, a grid motion: coplanar, parallel and
+/// collinear features, points on the axis, no motion, and contacts at u = 0
+/// or 1 occur exactly.
+template <class Choose>
+RigidQuery grid_query(RigidMotionType motion, Choose&& choose) {
+  RigidQuery q;
+  for (Vec3& p : q.points) p = grid_point(choose, 2);
+  q.mover = choose(0, 1) == 0 ? Mover::first : Mover::second;
+  q.motion = grid_motion(motion, choose);
+  return q;
+}
+
+/// Rebuilds the still primitive through p = x(u0), a point x of the moving
+/// primitive (a vertex, or the middle of an edge) at u0 in {0, 1/2, 1}:
+/// through the face's inside, an edge or a vertex; through the edge's middle
+/// or an end; or the still vertex at p. x(u0) comes from apply(), in doubles:
+/// exact for translations and for tan_half 0, +-1 and +-inf about a unit
+/// coordinate axis (quarter and half turns) of grid queries, near for others.
+template <class Choose>
+void place_contact(QueryType type, RigidQuery& q, Choose&& choose) {
+  const bool vf = type == QueryType::vertex_face, first = q.mover == Mover::first;
+  const int lo = vf ? (first ? 0 : 1) : (first ? 0 : 2);  // the moving primitive's points
+  const int hi = vf ? (first ? 0 : 3) : (first ? 1 : 3);
+  const Vec3 a = q.points[choose(lo, hi)], b = q.points[choose(lo, hi)];
+  const Vec3 x{(a.x + b.x) / 2, (a.y + b.y) / 2, (a.z + b.z) / 2};
+  const Vec3 p = apply(q.motion, x, choose(0, 2) / 2.0);
+  const Vec3 d = grid_point(choose, 1), e = grid_point(choose, 1);
+  const auto plus = [](const Vec3& u, const Vec3& v, double s) {
+    return Vec3{u.x + s * v.x, u.y + s * v.y, u.z + s * v.z};
+  };
+  if (vf && !first) {
+    q.points[0] = p;
+  } else if (vf) {
+    switch (choose(0, 2)) {
+      case 0: q.points[1] = plus(p, d, 1), q.points[2] = plus(p, d, -1), q.points[3] = plus(p, e, 1); break;
+      case 1: q.points[1] = p, q.points[2] = plus(p, d, 1), q.points[3] = plus(p, e, 1); break;
+      default: q.points[1] = plus(p, d, 2), q.points[2] = plus(p, e, 2), q.points[3] = plus(plus(p, d, -1), e, -1);
+    }
+  } else {
+    const int s = first ? 2 : 0;  // the still edge
+    q.points[s] = choose(0, 1) == 0 ? p : plus(p, d, 1);
+    q.points[s + 1] = plus(p, d, -1);
+  }
+}
+
+/// A shift that keeps a grid query (coordinates multiples of 1/8 up to a
+/// few units) exact once scaled by s: multiples of s / 8, some large.
+template <class Choose>
+Vec3 exact_shift(double s, Choose&& choose) {
+  const double unit = s / 8;
+  const double big = choose(0, 3) == 0 ? 0x1p20 : 1;
+  const double x = choose(-1000, 1000), y = choose(-1000, 1000), z = choose(-1000, 1000);
+  return {unit * big * x, unit * y, unit * big * z};
+}
+
+/// q under x -> s x + d (s a power of two): points and center mapped, the
+/// translation scaled; axis and tan_half kept, so the angles stay. The same
+/// contacts at the same u, with the expel zone scaled by s. nullopt when a
+/// coordinate would round.
+inline std::optional<RigidQuery> moved_scaled(RigidQuery q, double s, const Vec3& d) {
+  bool exact = true;
+  const auto map = [&](Vec3& p, bool shift) {
+    for (int k = 0; k < 3; ++k) {
+      double& x = (&p.x)[k];
+      const double t = shift ? (&d.x)[k] : 0;
+      const double y = s * x + t;
+      exact = exact && mpq_class(y) == mpq_class(s) * mpq_class(x) + mpq_class(t);
+      x = y;
+    }
+  };
+  for (Vec3& p : q.points) map(p, true);
+  if (q.motion.type == RigidMotionType::translation) {
+    map(q.motion.translation, false);
+  } else {
+    map(q.motion.center, true);
+  }
+  return exact ? std::optional<RigidQuery>(q) : std::nullopt;
+}
+
+/// Number k of a query: 0..11 the points' coordinates, then the motion's
+/// parameters (rigid_motion.hpp): translation 12..14; rotation: center
+/// 12..14, axis 15..17, tan_half 18.
+inline double& number(RigidQuery& q, int k) {
+  if (k < 12) return (&q.points[k / 3].x)[k % 3];
+  RigidMotion& m = q.motion;
+  if (m.type == RigidMotionType::translation) return (&m.translation.x)[k - 12];
+  return k < 15 ? (&m.center.x)[k - 12] : k < 18 ? (&m.axis.x)[k - 15] : m.tan_half;
+}
 
 /// The query in hexadecimal floats (exact), with its motion and mover.
 inline std::string describe(const RigidQuery& q) {

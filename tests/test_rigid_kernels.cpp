@@ -197,8 +197,8 @@ void check_workload(const Workload& w) {
     const Run e = serial(soa.view, exact), c = serial(soa.view, conservative);
     const Findings fe = judge(w, oracle, Mode::exact, e, &ref_exact.answers, nullptr);
     const Findings fc = judge(w, oracle, Mode::conservative, c, &ref_conservative.answers, &e.answers);
-    MESSAGE(w.label(), " ", impl, ": ", n, " queries, ", oracle_hits, " oracle hits, ", fc.undecided,
-            " uncertain, ", fc.false_positives, " conservative false positives");
+    MESSAGE(w.label(), " ", impl, ": ", n, " queries, ", oracle_hits, " oracle hits, ", fc.undecided, " uncertain, ",
+            fc.false_positives, " conservative false positives");
     for (const Findings& f : {fe, fc}) {
       CHECK(f.broken == 0);
       CHECK(f.not_identical == 0);
@@ -246,106 +246,28 @@ class Generator {
     return q;
   }
 
-  /// Coordinates in -2..2; translations on the grid; rotations about grid
-  /// centers, the axis mostly a coordinate axis (either way, or of length 2),
-  /// else any grid vector (zero included: no motion), tan_half in
-  /// {0, +-1/2, +-1, 2, +-inf}. A quarter of the queries get their still
-  /// primitive rebuilt through the moving one's position at u = 0, 1/2 or 1.
+  /// A grid query (test::grid_query); a quarter of them get their still
+  /// primitive rebuilt through a contact (test::place_contact).
   RigidQuery grid(QueryType type, RigidMotionType motion) {
-    RigidQuery q;
-    for (Vec3& p : q.points) p = grid_point(2);
-    q.mover = mover();
-    if (motion == kTranslation) {
-      q.motion = RigidMotion::translate(grid_point(2));
-    } else {
-      static constexpr double kTaus[8] = {0, 0.5, -0.5, 1, -1, 2, kInf, -kInf};
-      const double tau = kTaus[integer(0, 7)];
-      Vec3 axis = grid_point(2);
-      const int kind = integer(0, 3), k = integer(0, 2);
-      if (kind < 3) {
-        axis = {};
-        (&axis.x)[k] = kind == 0 ? 1 : kind == 1 ? -1 : 2;
-      }
-      if (std::isinf(tau) && axis.x == 0 && axis.y == 0 && axis.z == 0) axis.z = 1;  // a half turn needs an axis
-      q.motion = RigidMotion::rotate(grid_point(2), axis, tau);
-    }
-    if (integer(0, 3) == 0) place_contact(type, q);
+    const auto choose = [this](int lo, int hi) { return integer(lo, hi); };
+    RigidQuery q = test::grid_query(motion, choose);
+    if (integer(0, 3) == 0) test::place_contact(type, q, choose);
     return q;
   }
 
-  /// A shift that keeps a query exact after scaling by s: multiples of s / 8.
+  /// A shift that keeps a grid query exact once scaled by s (test::exact_shift).
   Vec3 shift(double s) {
-    const double unit = s / 8;
-    const int big = integer(0, 3) == 0 ? 1 << 20 : 1;
-    return {unit * big * integer(-1000, 1000), unit * integer(-1000, 1000), unit * big * integer(-1000, 1000)};
+    return test::exact_shift(s, [this](int lo, int hi) { return integer(lo, hi); });
   }
-
-  int integer(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
 
  private:
+  int integer(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
   double real(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng_); }
   Vec3 box(double lo, double hi) { return {real(lo, hi), real(lo, hi), real(lo, hi)}; }
-  Vec3 grid_point(int r) { return {double(integer(-r, r)), double(integer(-r, r)), double(integer(-r, r))}; }
   Mover mover() { return integer(0, 1) == 0 ? Mover::first : Mover::second; }
-
-  /// Rebuilds the still primitive through p = x(u0), a point x of the moving
-  /// primitive (a vertex, or the middle of an edge) at u0 in {0, 1/2, 1}:
-  /// through the face's inside, an edge or a vertex; through the edge's
-  /// middle or an end; or the still vertex at p. x(u0) comes from apply(), in
-  /// doubles: exact for translations, tan_half 0, +-1 and +-inf about a unit
-  /// coordinate axis (quarter and half turns), near for the others.
-  void place_contact(QueryType type, RigidQuery& q) {
-    const bool vf = type == VF, first = q.mover == Mover::first;
-    const int lo = vf ? (first ? 0 : 1) : (first ? 0 : 2);  // the moving primitive's points
-    const int hi = vf ? (first ? 0 : 3) : (first ? 1 : 3);
-    const Vec3 a = q.points[integer(lo, hi)], b = q.points[integer(lo, hi)];
-    const Vec3 x{(a.x + b.x) / 2, (a.y + b.y) / 2, (a.z + b.z) / 2};
-    const Vec3 p = apply(q.motion, x, integer(0, 2) / 2.0);
-    const Vec3 d = grid_point(1), e = grid_point(1);
-    const auto plus = [&](const Vec3& u, const Vec3& v, double s) {
-      return Vec3{u.x + s * v.x, u.y + s * v.y, u.z + s * v.z};
-    };
-    if (vf && !first) {
-      q.points[0] = p;
-    } else if (vf) {
-      switch (integer(0, 2)) {
-        case 0: q.points[1] = plus(p, d, 1), q.points[2] = plus(p, d, -1), q.points[3] = plus(p, e, 1); break;
-        case 1: q.points[1] = p, q.points[2] = plus(p, d, 1), q.points[3] = plus(p, e, 1); break;
-        default: q.points[1] = plus(p, d, 2), q.points[2] = plus(p, e, 2), q.points[3] = plus(plus(p, d, -1), e, -1);
-      }
-    } else {
-      const int s = first ? 2 : 0;  // the still edge
-      q.points[s] = integer(0, 1) == 0 ? p : plus(p, d, 1);
-      q.points[s + 1] = plus(p, d, -1);
-    }
-  }
 
   std::mt19937_64 rng_;
 };
-
-/// q under x -> s x + d (s a power of two): points and center mapped, the
-/// translation scaled; axis and tan_half kept, so the angles stay. The same
-/// contacts at the same u, with the expel zone scaled by s. nullopt when a
-/// coordinate would round.
-std::optional<RigidQuery> moved_scaled(RigidQuery q, double s, const Vec3& d) {
-  bool exact = true;
-  const auto map = [&](Vec3& p, bool shift) {
-    for (int k = 0; k < 3; ++k) {
-      double& x = (&p.x)[k];
-      const double t = shift ? (&d.x)[k] : 0;
-      const double y = s * x + t;
-      exact = exact && mpq_class(y) == mpq_class(s) * mpq_class(x) + mpq_class(t);
-      x = y;
-    }
-  };
-  for (Vec3& p : q.points) map(p, true);
-  if (q.motion.type == kTranslation) {
-    map(q.motion.translation, false);
-  } else {
-    map(q.motion.center, true);
-  }
-  return exact ? std::optional<RigidQuery>(q) : std::nullopt;
-}
 
 Workload random_workload(QueryType type, RigidMotionType motion, double expel, std::size_t n, std::uint64_t seed) {
   Generator g(seed);
@@ -371,10 +293,10 @@ Workload moved_scaled_workload(QueryType type, RigidMotionType motion, double ex
   Generator g(seed + 1000);
   std::size_t kept_scale_only = 0;
   for (RigidQuery& q : w.queries) {
-    std::optional<RigidQuery> m = moved_scaled(q, s, g.shift(s));
+    std::optional<RigidQuery> m = test::moved_scaled(q, s, g.shift(s));
     if (!m) {
       ++kept_scale_only;
-      m = moved_scaled(q, s, {});
+      m = test::moved_scaled(q, s, {});
     }
     REQUIRE(m.has_value());
     q = *m;
@@ -414,8 +336,8 @@ TEST_CASE("rigid.kernels.moved-scaled: grid queries moved and scaled by 2^-20..2
       int k = 5;
       for (int exponent : {-20, 20}) {
         for (double expel : {0.0, 0.5}) {
-          check_workload(moved_scaled_workload(type, motion, expel, exponent, scaled(250, 32),
-                                               seed_of(type, motion, k++)));
+          check_workload(
+              moved_scaled_workload(type, motion, expel, exponent, scaled(250, 32), seed_of(type, motion, k++)));
         }
       }
     }
@@ -578,7 +500,7 @@ TEST_CASE("rigid.kernels.hand-derived cases, either mover, moved and scaled") {
     std::vector<std::pair<RigidQuery, double>> variants = {{c.query, c.expel}, {other_mover(c.query), c.expel}};
     for (const int exponent : {-20, 3, 20}) {
       const double s = std::ldexp(1.0, exponent);
-      const std::optional<RigidQuery> m = moved_scaled(variants[exponent % 2 != 0].first, s, g.shift(s));
+      const std::optional<RigidQuery> m = test::moved_scaled(variants[exponent % 2 != 0].first, s, g.shift(s));
       REQUIRE(m.has_value());
       variants.emplace_back(*m, c.expel * s);
     }
@@ -606,25 +528,19 @@ TEST_CASE("rigid.kernels.hand-derived cases, either mover, moved and scaled") {
 
 // ------------------------------------------------------------ invalid input
 
-/// Number k of a query: 0..11 the points' coordinates, then the motion's
-/// parameters (rigid_motion.hpp): translation 12..14; rotation: center
-/// 12..14, axis 15..17, tan_half 18.
-double& number(RigidQuery& q, int k) {
-  if (k < 12) return (&q.points[k / 3].x)[k % 3];
-  RigidMotion& m = q.motion;
-  if (m.type == kTranslation) return (&m.translation.x)[k - 12];
-  return k < 15 ? (&m.center.x)[k - 12] : k < 18 ? (&m.axis.x)[k - 15] : m.tan_half;
-}
-
 TEST_CASE("rigid.kernels.invalid input: numbers out of the domain, half turns about a zero axis") {
   const double big = std::nextafter(0x1p60, kInf);
   // (number, value) assignments: out of the domain, then valid extremes.
   using Edit = std::vector<std::pair<int, double>>;
-  const std::vector<Edit> common = {{{0, kNaN}},    {{4, kInf}},  {{8, -kInf}},
-                                    {{9, 0x1p61}},  {{10, -big}}, {{2, 1e300}}};
+  const std::vector<Edit> common = {{{0, kNaN}}, {{4, kInf}}, {{8, -kInf}}, {{9, 0x1p61}}, {{10, -big}}, {{2, 1e300}}};
   const std::vector<Edit> translation = {{{12, kNaN}}, {{13, -kInf}}, {{14, big}}, {{12, -0x1p61}}};
-  const std::vector<Edit> rotation = {{{13, kNaN}},  {{14, big}},   {{15, kInf}}, {{17, -0x1p61}},
-                                      {{18, kNaN}},  {{18, big}},   {{18, -1e300}},
+  const std::vector<Edit> rotation = {{{13, kNaN}},
+                                      {{14, big}},
+                                      {{15, kInf}},
+                                      {{17, -0x1p61}},
+                                      {{18, kNaN}},
+                                      {{18, big}},
+                                      {{18, -1e300}},
                                       {{15, 0}, {16, 0}, {17, 0}, {18, kInf}},
                                       {{15, -0.0}, {16, 0}, {17, 0}, {18, -kInf}}};
   const std::vector<Edit> keepers = {{{3, 0x1p60}}, {{7, -0x1p60}}, {{14, 0x1p60}}, {{12, -0x1p60}}};
@@ -642,7 +558,7 @@ TEST_CASE("rigid.kernels.invalid input: numbers out of the domain, half turns ab
         RigidQuery& q = w.queries[i];
         const std::vector<Edit>& edits = i % 3 == 0 ? breakers : keepers;
         if (i % 3 < 2) {
-          for (const auto& [k, value] : edits[(i / 3) % edits.size()]) number(q, k) = value;
+          for (const auto& [k, value] : edits[(i / 3) % edits.size()]) test::number(q, k) = value;
         } else if (motion == kTranslation) {
           q.motion.center = {kNaN, kInf, 0x1p61}, q.motion.axis = {}, q.motion.tan_half = kInf;
         } else {
@@ -686,12 +602,14 @@ TEST_CASE("rigid.kernels.invalid input: indices out of range in the indexed form
       const bool mover_second = bodies.movers[i] != 0;
       const auto beyond = [](const auto& v) { return static_cast<std::int32_t>(v.size()); };
       switch (i / 4 % 5) {
-        case 0: first = type == VF ? beyond(mover_second ? bodies.still_vertices : bodies.moving_vertices)
-                                   : beyond(mover_second ? bodies.still_edges : bodies.moving_edges);
+        case 0:
+          first = type == VF ? beyond(mover_second ? bodies.still_vertices : bodies.moving_vertices)
+                             : beyond(mover_second ? bodies.still_edges : bodies.moving_edges);
           break;
         case 1: first = -1; break;
-        case 2: second = type == VF ? beyond(mover_second ? bodies.moving_faces : bodies.still_faces)
-                                    : beyond(mover_second ? bodies.moving_edges : bodies.still_edges);
+        case 2:
+          second = type == VF ? beyond(mover_second ? bodies.moving_faces : bodies.still_faces)
+                              : beyond(mover_second ? bodies.moving_edges : bodies.still_edges);
           break;
         case 3: second = std::numeric_limits<std::int32_t>::min(); break;
         default:
