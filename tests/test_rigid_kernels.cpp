@@ -330,6 +330,23 @@ TEST_CASE("rigid.kernels.grid: small-integer queries, plain contact and expel 0.
   }
 }
 
+// Below 2^-511 the squares of coordinates underflow, below about 2^-150 the
+// bounds' absolute terms dominate: every answer must still be right (the
+// fuzz targets found the rotation screens certifying misses there).
+TEST_CASE("rigid.kernels.tiny: grid queries moved and scaled by 2^-160 and 2^-600") {
+  for (QueryType type : kTypes) {
+    for (RigidMotionType motion : kMotions) {
+      int k = 20;
+      for (int exponent : {-160, -600}) {
+        for (double expel : {0.0, 0.5}) {
+          check_workload(
+              moved_scaled_workload(type, motion, expel, exponent, scaled(120, 32), seed_of(type, motion, k++)));
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("rigid.kernels.moved-scaled: grid queries moved and scaled by 2^-20..2^20") {
   for (QueryType type : kTypes) {
     for (RigidMotionType motion : kMotions) {

@@ -66,7 +66,4 @@ Query query_of(const TileT& tile, std::size_t i) {
   return q;
 }
 
-/// Whether a tile's verdict value is v.
-inline bool is_verdict(double verdict, Verdict v) { return verdict == static_cast<double>(static_cast<int>(v)); }
-
 }  // namespace simdccd::simd

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "common/indexed_gather.hpp"
+#include "common/store_answers.hpp"
 #include "simdccd/simd/tile_loop.hpp"
 #include "simdccd/rigid_oracle.hpp"
 
@@ -104,43 +105,9 @@ bool valid_expel(double expel) { return expel >= 0 && expel <= kMaxRigidCoordina
 
 BatchStats store_tile(const Tile& tile, QueryType type, RigidMotionType motion, const RigidOptions& options,
                       const BatchResults& out, std::size_t begin) {
-  using simd::is_verdict;
-  constexpr double kNever = std::numeric_limits<double>::infinity();
-  const Mode mode = options.mode;
-  BatchStats stats;
-  stats.queries = tile.count;
-  bool candidate[kTileSize] = {};
-  if (mode != Mode::oracle) {
-    for (std::size_t c = 0; c < tile.candidates; ++c) candidate[tile.index[c]] = true;
-    stats.root_stage = tile.candidates;
-  }
-  for (std::size_t i = 0; i < tile.count; ++i) {
-    const std::size_t o = begin + i;
-    const double verdict = tile.verdict[i];
-    bool hit = false;
-    double toi = kNever;
-    Status status = Status::certified;
-    if (mode == Mode::oracle || (mode == Mode::exact && is_verdict(verdict, Verdict::uncertain))) {
-      const Result r = rigid_exact_ccd(type, query_of(tile, motion, i), options.expel);
-      hit = r.hit, toi = r.toi_lo, status = r.status;
-      stats.uncertain += mode != Mode::oracle;
-    } else if (is_verdict(verdict, Verdict::invalid)) {
-      status = Status::invalid_input;
-    } else if (is_verdict(verdict, Verdict::uncertain)) {
-      hit = true, toi = tile.toi[i], status = Status::uncertain;
-      ++stats.uncertain;
-    } else if (is_verdict(verdict, Verdict::hit)) {
-      hit = true, toi = tile.toi[i];
-    } else if (!candidate[i]) {
-      ++stats.screened_out;
-    }
-    stats.invalid += status == Status::invalid_input;
-    stats.hits += hit;
-    out.hit[o] = hit;
-    out.toi[o] = toi;
-    out.status[o] = status;
-  }
-  return stats;
+  return simd::store_answers(tile, options.mode, out, begin, [&](std::size_t i) {
+    return rigid_exact_ccd(type, query_of(tile, motion, i), options.expel);
+  });
 }
 
 template <class Queries>

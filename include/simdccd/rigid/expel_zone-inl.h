@@ -277,7 +277,11 @@ void turned(const QueryLanes<L>& q, int p, typename L::V A, typename L::V C, typ
 /// the box of its ends widened by the arc's sagitta |w| (1 - cos(delta / 2))
 /// (|w| >= the radius, delta the angle turned, cos(delta / 2) from the
 /// half-angle parameters: (g_lo g_hi + s_lo s_hi A) / sqrt(W_lo W_hi)), plus
-/// 2^-40 of the magnitudes for rounding.
+/// 2^-40 of the magnitudes for rounding. Those bounds hold where no product
+/// that matters underflows: only lanes whose A (unless the axis is 0) and
+/// moving points' differences from the center are 0 or at least 2^-300 are
+/// certified (then W >= 2^-300, and an underflow's 2^-1074 grows by at most
+/// 2^150 in the turned points, far below the rounding margin).
 template <class L, QueryType kType>
 typename L::M arc_apart(const QueryLanes<L>& q, typename L::V A, typename L::V C, typename L::V S,
                         typename L::V lo, typename L::V hi, typename L::V gap) {
@@ -293,16 +297,26 @@ typename L::M arc_apart(const QueryLanes<L>& q, typename L::V A, typename L::V C
   const V cosine = L::div(L::add(L::mul(g0, g1), L::mul(L::mul(s0, s1), A)), L::sqrt(L::mul(w0, w1)));
   const V bulge = L::add(L::sub(one, L::min(one, cosine)), rel);
   const V center = L::max(L::max(L::abs(q.param(0)), L::abs(q.param(1))), L::abs(q.param(2)));
-  M apart = L::lt(one, L::set(0));
+  const V least = L::set(0x1p-300), zero = L::set(0);
+  const auto tame = [&](V x) { return L::either(L::ge(L::abs(x), least), L::le(L::abs(x), zero)); };
+  M certain = L::either(L::ge(A, least), L::both(L::both(L::le(L::abs(q.param(3)), zero), L::le(L::abs(q.param(4)), zero)),
+                                                 L::le(L::abs(q.param(5)), zero)));
+  for (int p = 0; p < kMoving; ++p) {
+    for (int axis = 0; axis < 3; ++axis) {
+      V unused;
+      certain = L::both(certain, tame(q.diff(p, -1, axis, unused)));
+    }
+  }
+  M apart = L::lt(one, zero);
   for (int axis = 0; axis < 3; ++axis) {
-    V amin = L::set(std::numeric_limits<double>::infinity()), amax = L::sub(L::set(0), amin);
+    V amin = L::set(std::numeric_limits<double>::infinity()), amax = L::sub(zero, amin);
     for (int p = 0; p < kMoving; ++p) {
       V ax, ay, az, bx, by, bz, pw;
       turned<L>(q, p, A, C, S, lo, ax, ay, az);
       turned<L>(q, p, A, C, S, hi, bx, by, bz);
       V wx, wy, wz;
       wx = q.diff(p, -1, 0, pw), wy = q.diff(p, -1, 1, pw), wz = q.diff(p, -1, 2, pw);
-      const V radius = L::sqrt(dot<L>(vec<L>(wx, wy, wz), vec<L>(wx, wy, wz)));
+      const V radius = L::mul(L::add(L::add(L::abs(wx), L::abs(wy)), L::abs(wz)), L::add(one, rel));  // >= |w|
       const V margin = L::add(L::mul(radius, bulge), L::mul(rel, L::add(center, radius)));
       const V ea = axis == 0 ? ax : axis == 1 ? ay : az, eb = axis == 0 ? bx : axis == 1 ? by : bz;
       amin = L::min(amin, L::sub(L::min(ea, eb), margin));
@@ -310,10 +324,10 @@ typename L::M arc_apart(const QueryLanes<L>& q, typename L::V A, typename L::V C
     }
     V bmin = q.point(kMoving, axis), bmax = bmin;
     for (int p = kMoving + 1; p < 4; ++p) bmin = L::min(bmin, q.point(p, axis)), bmax = L::max(bmax, q.point(p, axis));
-    const V slack = L::add(gap, L::mul(rel, L::max(L::abs(bmin), L::abs(bmax))));
+    const V slack = L::add(L::add(gap, L::mul(rel, L::max(L::abs(bmin), L::abs(bmax)))), L::set(kUnderflow));
     apart = L::either(apart, L::either(L::lt(L::add(amax, slack), bmin), L::lt(L::add(bmax, slack), amin)));
   }
-  return apart;
+  return L::both(apart, certain);
 }
 
 /// The number of pieces [k/K, (k+1)/K] of a rotation's move that the zone's

@@ -52,21 +52,31 @@ void normal_of(const QueryLanes<L>& q, int p0, int p1, int p2, typename L::V& x,
   abs_cross<L>(vec<L>(p1x, p1y, p1z), vec<L>(p2x, p2y, p2z), px, py, pz);
 }
 
+/// W (R (point p - point r)).z for a still vector z: the difference of two
+/// points (r = -1: the center) turned.
+template <class L, class Axis, class Z, class PZ>
+void turned_difference_form(const QueryLanes<L>& q, const Axis& a, typename L::V A, int p, int r, const Z& z,
+                            const PZ& pz, typename L::V& gg, typename L::V& gs, typename L::V& ss,
+                            typename L::V& pgg, typename L::V& pgs, typename L::V& pss) {
+  using V = typename L::V;
+  V dx, dy, dz, pdx, pdy, pdz;
+  difference<L>(q, p, r, dx, dy, dz, pdx, pdy, pdz);
+  const auto d = vec<L>(dx, dy, dz);
+  const auto pd = vec<L>(pdx, pdy, pdz);
+  V ad, pad, cx, cy, cz, pcx, pcy, pcz;
+  axis_products<L>(a, d, pd, ad, pad, cx, cy, cz, pcx, pcy, pcz);
+  rotated_dot<L>(a, A, d, pd, ad, pad, vec<L>(cx, cy, cz), vec<L>(pcx, pcy, pcz), z, pz, gg, gs, ss, pgg,
+                 pgs, pss);
+}
+
 /// W k.(x(u) - f) for the moving point p (x) and the still point r (f) as a
-/// form: rotated_dot of w = x - c and k, plus k.(c - f) W.
+/// form: W k.(R (x - c)), plus k.(c - f) W.
 template <class L, class Axis, class K, class PK>
 void moving_affine(const QueryLanes<L>& q, const Axis& a, typename L::V A, int p, int r, const K& k,
                    const PK& pk, typename L::V& gg, typename L::V& gs, typename L::V& ss,
                    typename L::V& pgg, typename L::V& pgs, typename L::V& pss) {
   using V = typename L::V;
-  V wx, wy, wz, pwx, pwy, pwz;
-  difference<L>(q, p, -1, wx, wy, wz, pwx, pwy, pwz);
-  const auto w = vec<L>(wx, wy, wz);
-  const auto pw = vec<L>(pwx, pwy, pwz);
-  V aw, paw, cx, cy, cz, pcx, pcy, pcz;
-  axis_products<L>(a, w, pw, aw, paw, cx, cy, cz, pcx, pcy, pcz);
-  rotated_dot<L>(a, A, w, pw, aw, paw, vec<L>(cx, cy, cz), vec<L>(pcx, pcy, pcz), k, pk, gg, gs, ss,
-                 pgg, pgs, pss);
+  turned_difference_form<L>(q, a, A, p, -1, k, pk, gg, gs, ss, pgg, pgs, pss);
   V gx, gy, gz, pgx, pgy, pgz;
   difference<L>(q, r, -1, gx, gy, gz, pgx, pgy, pgz);  // f - c
   add_weight<L>(L::sub(L::set(0), dot<L>(k, vec<L>(gx, gy, gz))), dot<L>(pk, vec<L>(pgx, pgy, pgz)), A,
@@ -78,15 +88,7 @@ template <class L, class Axis, class Z, class PZ>
 void direction_form(const QueryLanes<L>& q, const Axis& a, typename L::V A, const Z& z, const PZ& pz,
                     typename L::V& gg, typename L::V& gs, typename L::V& ss, typename L::V& pgg,
                     typename L::V& pgs, typename L::V& pss) {
-  using V = typename L::V;
-  V dx, dy, dz, pdx, pdy, pdz;
-  difference<L>(q, 1, 0, dx, dy, dz, pdx, pdy, pdz);
-  const auto da = vec<L>(dx, dy, dz);
-  const auto pda = vec<L>(pdx, pdy, pdz);
-  V ad, pad, cx, cy, cz, pcx, pcy, pcz;
-  axis_products<L>(a, da, pda, ad, pad, cx, cy, cz, pcx, pcy, pcz);
-  rotated_dot<L>(a, A, da, pda, ad, pad, vec<L>(cx, cy, cz), vec<L>(pcx, pcy, pcz), z, pz, gg, gs, ss,
-                 pgg, pgs, pss);
+  turned_difference_form<L>(q, a, A, 1, 0, z, pz, gg, gs, ss, pgg, pgs, pss);
 }
 
 /// EE: adds W (R ((a0 - c) x da)).z for a still vector z: edge a's moment

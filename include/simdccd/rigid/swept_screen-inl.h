@@ -39,6 +39,17 @@ typename L::M valid_rigid_input(const QueryLanes<L>& q) {
   return valid;
 }
 
+/// What the underflow of products can take off a sum of a few of them, and
+/// more: every margin of the screens adds it.
+inline constexpr double kUnderflow = 0x1p-1000;
+
+/// A bound on the error of a.w computed from rounded w (pw = |w|).
+template <class L, class AbsA>
+typename L::V projection_error(const AbsA& abs_a, typename L::V pwx, typename L::V pwy, typename L::V pwz) {
+  const typename L::V p = dot<L>(abs_a, vec<L>(pwx, pwy, pwz));
+  return L::add(L::mul(L::set(0x1p-40), p), L::set(kUnderflow));
+}
+
 /// Lanes where the moving primitive (points 0..kMoving-1) certainly never
 /// comes within `gap` of the still one (points kMoving..3) during the move.
 /// Translation: the boxes of the moving points at both ends against the
@@ -46,7 +57,10 @@ typename L::M valid_rigid_input(const QueryLanes<L>& q) {
 /// Rotation: the moving points keep their projections on the axis, a.(x - c),
 /// and stay in the ball about the center of radius max |x - c|; the still
 /// primitive's projections or box must clear those by gap, with margins for
-/// the rounding of the dot products and the length (2^-40 relative).
+/// the rounding of the dot products (2^-40 relative, and kUnderflow for
+/// products below the normal range). Lengths are bounded by the sum of the
+/// components' magnitudes, which needs no squares (the squares of coordinates
+/// below 2^-511 underflow).
 template <class L, QueryType kType, RigidMotionType kMotion>
 typename L::M swept_apart(const QueryLanes<L>& q, typename L::V gap) {
   using V = typename L::V;
@@ -64,24 +78,25 @@ typename L::M swept_apart(const QueryLanes<L>& q, typename L::V gap) {
       }
       V bmin = q.point(kMoving, axis), bmax = bmin;
       for (int p = kMoving + 1; p < 4; ++p) bmin = L::min(bmin, q.point(p, axis)), bmax = L::max(bmax, q.point(p, axis));
-      const V margin = L::add(gap, L::mul(eps, L::add(L::add(L::abs(amin), L::abs(amax)), L::abs(v))));
+      const V margin = L::add(L::add(gap, L::mul(eps, L::add(L::add(L::abs(amin), L::abs(amax)), L::abs(v)))),
+                              L::set(kUnderflow));
       apart = L::either(apart, L::either(L::lt(L::add(amax, margin), bmin), L::lt(L::add(bmax, margin), amin)));
     }
   } else {
     const V ax = q.param(3), ay = q.param(4), az = q.param(5);
     const auto a = vec<L>(ax, ay, az);
     const auto abs_a = [&](int k) { return L::abs(a(k)); };
-    const V alen = L::sqrt(dot<L>(a, a));
+    const V alen = L::add(L::add(abs_a(0), abs_a(1)), abs_a(2));
     const V rel = L::set(0x1p-40);
     V lo = L::set(std::numeric_limits<double>::infinity()), hi = L::sub(zero, lo), radius = zero;
     for (int p = 0; p < kMoving; ++p) {
       V wx, wy, wz, pwx, pwy, pwz;
       difference<L>(q, p, -1, wx, wy, wz, pwx, pwy, pwz);
-      const V h = dot<L>(a, vec<L>(wx, wy, wz)), e = L::mul(rel, dot<L>(abs_a, vec<L>(pwx, pwy, pwz)));
+      const V h = dot<L>(a, vec<L>(wx, wy, wz)), e = projection_error<L>(abs_a, pwx, pwy, pwz);
       lo = L::min(lo, L::sub(h, e)), hi = L::max(hi, L::add(h, e));
-      // |w| from the rounded w, plus what rounding w can have taken off.
-      const V length = L::add(L::sqrt(dot<L>(vec<L>(wx, wy, wz), vec<L>(wx, wy, wz))),
-                              L::mul(eps, L::add(L::add(pwx, pwy), pwz)));
+      // |w| <= |wx| + |wy| + |wz| (pw = |w|, the rounded difference), plus
+      // what rounding w can have taken off.
+      const V length = L::mul(L::add(L::add(pwx, pwy), pwz), L::add(L::set(1), rel));
       radius = L::max(radius, length);
     }
     // Along the axis, the gap scaled by |a| (rounded up).
@@ -90,7 +105,7 @@ typename L::M swept_apart(const QueryLanes<L>& q, typename L::V gap) {
     for (int p = kMoving; p < 4; ++p) {
       V wx, wy, wz, pwx, pwy, pwz;
       difference<L>(q, p, -1, wx, wy, wz, pwx, pwy, pwz);
-      const V h = dot<L>(a, vec<L>(wx, wy, wz)), e = L::mul(rel, dot<L>(abs_a, vec<L>(pwx, pwy, pwz)));
+      const V h = dot<L>(a, vec<L>(wx, wy, wz)), e = projection_error<L>(abs_a, pwx, pwy, pwz);
       slo = L::min(slo, L::sub(h, e)), shi = L::max(shi, L::add(h, e));
     }
     apart = L::either(L::lt(L::add(hi, agap), slo), L::lt(L::add(shi, agap), lo));
@@ -100,7 +115,7 @@ typename L::M swept_apart(const QueryLanes<L>& q, typename L::V gap) {
       const V c = q.param(axis);
       V bmin = q.point(kMoving, axis), bmax = bmin;
       for (int p = kMoving + 1; p < 4; ++p) bmin = L::min(bmin, q.point(p, axis)), bmax = L::max(bmax, q.point(p, axis));
-      const V slack = L::mul(eps, L::add(L::abs(c), L::max(L::abs(bmin), L::abs(bmax))));
+      const V slack = L::add(L::mul(eps, L::add(L::abs(c), L::max(L::abs(bmin), L::abs(bmax)))), L::set(kUnderflow));
       apart = L::either(apart, L::either(L::gt(L::sub(L::sub(bmin, c), slack), reach),
                                          L::gt(L::sub(L::sub(c, bmax), slack), reach)));
     }

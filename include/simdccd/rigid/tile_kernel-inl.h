@@ -56,11 +56,7 @@ void screen(Tile& t, const double* const* coord, std::size_t i) {
     rotation_cubic<L, kType>(q, b0, b1, b2, b3, e0, e1, e2, e3);
   }
   const V zero = L::set(0);
-  const auto positive = [&](V b, V e) { return L::gt(b, e); };
-  const auto negative = [&](V b, V e) { return L::lt(b, L::sub(zero, e)); };
-  const M no_root = L::either(
-      L::both(L::both(positive(b0, e0), positive(b1, e1)), L::both(positive(b2, e2), positive(b3, e3))),
-      L::both(L::both(negative(b0, e0), negative(b1, e1)), L::both(negative(b2, e2), negative(b3, e3))));
+  const M no_root = simd::SIMDCCD_TARGET_NAMESPACE::no_root<L>(b0, b1, b2, b3, e0, e1, e2, e3);
   const M miss = L::either(no_root, swept_apart<L, kType, kMotion>(q, zero));
   const V verdict = L::select(miss, verdict_value<L>(Verdict::miss), verdict_value<L>(Verdict::candidate));
   L::store(L::select(valid_rigid_input<L, kMotion>(q), verdict, verdict_value<L>(Verdict::invalid)), t.verdict + i);

@@ -29,6 +29,20 @@
 
 namespace simdccd::simd::SIMDCCD_TARGET_NAMESPACE {
 
+/// Lanes where the cubic with Bernstein coefficients b_k (each off by at most
+/// e_k) certainly has no root in [0,1]: all coefficients of one sign beyond
+/// their bounds (the curve lies in their convex hull).
+template <class L>
+typename L::M no_root(typename L::V b0, typename L::V b1, typename L::V b2, typename L::V b3,
+                      typename L::V e0, typename L::V e1, typename L::V e2, typename L::V e3) {
+  const typename L::V zero = L::set(0);
+  const auto positive = [&](typename L::V b, typename L::V e) { return L::gt(b, e); };
+  const auto negative = [&](typename L::V b, typename L::V e) { return L::lt(b, L::sub(zero, e)); };
+  return L::either(
+      L::both(L::both(positive(b0, e0), positive(b1, e1)), L::both(positive(b2, e2), positive(b3, e3))),
+      L::both(L::both(negative(b0, e0), negative(b1, e1)), L::both(negative(b2, e2), negative(b3, e3))));
+}
+
 /// x + t (y - x) for t in [0,1], off by at most 5 u max(|x|, |y|).
 template <class L>
 typename L::V lerp(typename L::V x, typename L::V y, typename L::V t) {

@@ -11,4 +11,7 @@ inline constexpr std::size_t kTileSize = 64;  // a multiple of every vector leng
 /// The kernel's answer for one query, stored as a double so vectors can write it.
 enum class Verdict : int { miss = 0, hit = 1, uncertain = 2, invalid = 3, candidate = 4 };
 
+/// Whether a tile's verdict value is v.
+inline bool is_verdict(double verdict, Verdict v) { return verdict == static_cast<double>(static_cast<int>(v)); }
+
 }  // namespace simdccd::simd
