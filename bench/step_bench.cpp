@@ -1,6 +1,6 @@
 // simdccd_bench step: whole simulation steps (simdccd/step.hpp) on the three
-// bundled scenes, per thread count and mode: seconds and candidates per
-// second of each phase, and the fraction of candidates at each kernel stage.
+// bundled scenes, per model, mode and thread count: seconds and candidates
+// per second of each phase, and the fraction of candidates at each kernel stage.
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -22,14 +22,16 @@ namespace {
 
 constexpr const char* kUsage =
     R"(simdccd_bench step: one simulation step (broad + narrow phase, ccd_step) on each
-bundled scene, for each thread count and mode (conservative, exact), with
-the active target. Prints and writes steps.tsv: candidates, broad and narrow
-seconds (best of --repeat runs), candidates per second of each phase, and the
-fractions of candidates screened out by the kernels' cheap filters, reaching
-root isolation, and uncertain (exact mode: decided by the oracle).
+bundled scene, for each model, mode (conservative, exact) and thread count,
+with the active target. Prints and writes steps.tsv: candidates, hits, broad
+and narrow seconds (best of --repeat runs), candidates per second of each
+phase, and the fractions of candidates screened out by the kernels' cheap
+filters, reaching root isolation (linear model only), and uncertain (exact
+mode: decided by the oracle).
 
-Usage: simdccd_bench step [--simulation DIR] [--threads LIST] [--repeat N] [--out DIR]
+Usage: simdccd_bench step [--simulation DIR] [--models LIST] [--threads LIST] [--repeat N] [--out DIR]
   --simulation DIR  default: )" SIMDCCD_SIMULATION R"(
+  --models LIST     comma-separated: linear, spacetime (default both)
   --threads LIST    comma-separated (default 1,2); counts over the cores are skipped
   --repeat N        runs per measurement, the fastest kept (default 3)
   --out DIR         default: )" SIMDCCD_BENCH_RESULTS R"(
@@ -49,15 +51,67 @@ double share(std::uint64_t part, std::uint64_t whole) {
   return whole == 0 ? 0.0 : double(part) / double(whole);
 }
 
+/// "linear,spacetime": the models to run; UsageError for another name.
+std::vector<StepModel> parse_models(std::string_view list) {
+  std::vector<StepModel> out;
+  for (const std::string& name : split(list)) {
+    if (name == to_string(StepModel::linear)) {
+      out.push_back(StepModel::linear);
+    } else if (name == to_string(StepModel::spacetime)) {
+      out.push_back(StepModel::spacetime);
+    } else {
+      throw UsageError("--models: '" + name + "' is not linear or spacetime");
+    }
+  }
+  if (out.empty()) throw UsageError("--models: no model");
+  return out;
+}
+
+/// The fastest of `repeat` runs of one step: prints its row, returns its TSV line.
+std::string measure(const char* scene, const Mesh& mesh, StepModel model, Mode mode, int threads,
+                    std::uint64_t repeat) {
+  StepOptions options;
+  options.model = model;
+  options.narrow.mode = mode;
+  options.threads = threads;
+  const auto total = [](const StepResult& x) { return x.stats.broad_seconds + x.stats.narrow_seconds; };
+  StepResult best;
+  for (std::uint64_t r = 0; r < repeat; ++r) {
+    StepResult result = ccd_step(mesh, options);
+    if (r == 0 || total(result) < total(best)) best = std::move(result);
+  }
+  const StepStats& s = best.stats;
+  const std::uint64_t candidates = s.vf_candidates + s.ee_candidates;
+  const BatchStats narrow = BatchStats(s.vf) += s.ee;
+  const double broad_rate = double(candidates) / s.broad_seconds;
+  const double narrow_rate = double(candidates) / s.narrow_seconds;
+  const std::string mode_name(to_string(mode)), model_name(to_string(model));
+  std::printf("%-18s %-9s %-12s %7d %11llu %6zu %8.3f %8.3f %9.1fM %9.1fM %7.1f%% %7.1f%% %8.3f%%\n", scene,
+              model_name.c_str(), mode_name.c_str(), threads, (unsigned long long)candidates,
+              best.vf.size() + best.ee.size(), s.broad_seconds, s.narrow_seconds, broad_rate / 1e6,
+              narrow_rate / 1e6, 100 * share(narrow.screened_out, candidates),
+              100 * share(narrow.root_stage, candidates), 100 * share(narrow.uncertain, candidates));
+  std::fflush(stdout);
+  std::ostringstream tsv;
+  tsv << scene << '\t' << model_name << '\t' << mode_name << '\t' << threads << '\t' << s.vf_candidates
+      << '\t' << s.ee_candidates << '\t' << best.vf.size() + best.ee.size() << '\t' << s.broad_seconds
+      << '\t' << s.narrow_seconds << '\t' << broad_rate << '\t' << narrow_rate << '\t'
+      << share(narrow.screened_out, candidates) << '\t' << share(narrow.root_stage, candidates) << '\t'
+      << share(narrow.uncertain, candidates) << '\n';
+  return tsv.str();
+}
+
 }  // namespace
 
 int run_step_bench(std::span<const std::string_view> argv) {
-  static constexpr OptionSpec kOptions[] = {{"--simulation", true}, {"--threads", true},
-                                            {"--repeat", true},     {"--out", true},
-                                            {"--help", false},      {"-h", false}};
+  static constexpr OptionSpec kOptions[] = {{"--simulation", true}, {"--models", true},
+                                            {"--threads", true},    {"--repeat", true},
+                                            {"--out", true},        {"--help", false},
+                                            {"-h", false}};
   const Args args(argv, kOptions);
   if (help_requested(args, kUsage)) return 0;
   const fs::path dir(args.value("--simulation").value_or(SIMDCCD_SIMULATION));
+  const std::vector<StepModel> models = parse_models(args.value("--models").value_or("linear,spacetime"));
   const std::vector<int> threads = parse_thread_list(args.value("--threads").value_or("1,2"));
   const std::uint64_t repeat = std::max<std::uint64_t>(1, parse_uint("--repeat", args.value("--repeat").value_or("3")));
   const fs::path out = fs::path(args.value("--out").value_or(SIMDCCD_BENCH_RESULTS)) / "steps.tsv";
@@ -68,43 +122,19 @@ int run_step_bench(std::span<const std::string_view> argv) {
               cpu.c_str(), cores);
   std::ostringstream tsv;
   tsv << "# simdccd_bench step, target " << active_implementation() << ", best of " << repeat
-      << "\n# cpu: " << cpu << "\nscene\tmode\tthreads\tvf_candidates\tee_candidates\thits\t"
+      << "\n# cpu: " << cpu << "\nscene\tmodel\tmode\tthreads\tvf_candidates\tee_candidates\thits\t"
       << "broad_seconds\tnarrow_seconds\tbroad_candidates_per_s\tnarrow_candidates_per_s\t"
       << "screened_out\troot_stage\tuncertain\n";
-  std::printf("%-18s %-12s %7s %11s %6s %8s %8s %10s %10s %8s %8s %9s\n", "scene", "mode", "threads",
+  std::printf("%-18s %-9s %-12s %7s %11s %6s %8s %8s %10s %10s %8s %8s %9s\n", "scene", "model", "mode", "threads",
               "candidates", "hits", "broad_s", "narrow_s", "broad/s", "narrow/s", "screened",
               "root", "uncertain");
   for (const Scene& scene : kScenes) {
     const Mesh mesh = read_mesh(dir / scene.name / "frames" / scene.frame0, dir / scene.name / "frames" / scene.frame1);
-    for (const Mode mode : {Mode::conservative, Mode::exact}) {
-      for (const int t : threads) {
-        if (t > cores) continue;
-        StepOptions options;
-        options.narrow.mode = mode;
-        options.threads = int(t);
-        StepResult best;
-        for (std::uint64_t r = 0; r < repeat; ++r) {
-          StepResult result = ccd_step(mesh, options);
-          const auto total = [](const StepResult& x) { return x.stats.broad_seconds + x.stats.narrow_seconds; };
-          if (r == 0 || total(result) < total(best)) best = std::move(result);
+    for (const StepModel model : models) {
+      for (const Mode mode : {Mode::conservative, Mode::exact}) {
+        for (const int t : threads) {
+          if (t <= cores) tsv << measure(scene.name, mesh, model, mode, t, repeat);
         }
-        const StepStats& s = best.stats;
-        const std::uint64_t candidates = s.vf_candidates + s.ee_candidates;
-        const BatchStats narrow = BatchStats(s.vf) += s.ee;
-        const double broad_rate = double(candidates) / s.broad_seconds;
-        const double narrow_rate = double(candidates) / s.narrow_seconds;
-        const std::string mode_name(to_string(mode));
-        std::printf("%-18s %-12s %7d %11llu %6zu %8.3f %8.3f %9.1fM %9.1fM %7.1f%% %7.1f%% %8.3f%%\n",
-                    scene.name, mode_name.c_str(), t, (unsigned long long)candidates,
-                    best.vf.size() + best.ee.size(), s.broad_seconds, s.narrow_seconds,
-                    broad_rate / 1e6, narrow_rate / 1e6, 100 * share(narrow.screened_out, candidates),
-                    100 * share(narrow.root_stage, candidates), 100 * share(narrow.uncertain, candidates));
-        std::fflush(stdout);
-        tsv << scene.name << '\t' << mode_name << '\t' << t << '\t' << s.vf_candidates << '\t'
-            << s.ee_candidates << '\t' << best.vf.size() + best.ee.size() << '\t' << s.broad_seconds
-            << '\t' << s.narrow_seconds << '\t' << broad_rate << '\t' << narrow_rate << '\t'
-            << share(narrow.screened_out, candidates) << '\t' << share(narrow.root_stage, candidates)
-            << '\t' << share(narrow.uncertain, candidates) << '\n';
       }
     }
   }

@@ -6,9 +6,9 @@
 #include <cmath>
 
 #include "scenes.hpp"
+#include "step_determinism.hpp"
 #include "simdccd/exact_oracle.hpp"
 #include "simdccd/step.hpp"
-#include "simdccd/targets.hpp"
 
 namespace simdccd {
 namespace {
@@ -79,20 +79,7 @@ TEST_CASE("step.answers do not depend on threads, target or incremental sorting"
   for (const Mode mode : {Mode::exact, Mode::conservative}) {
     CAPTURE(to_string(mode));
     const StepResult reference = ccd_step(m, with_mode(mode, 1));
-    const std::string before = active_implementation();
-    for (const std::string& target : runnable_implementations()) {
-      CAPTURE(target);
-      REQUIRE(set_implementation(target));
-      for (const int threads : {1, 2}) {
-        StepOptions o = with_mode(mode, threads);
-        o.batch = threads == 1 ? 100 : 4096;  // the batching must not matter either
-        const StepResult r = ccd_step(m, o);
-        CHECK(r.vf == reference.vf);
-        CHECK(r.ee == reference.ee);
-        CHECK(r.earliest_toi == reference.earliest_toi);
-      }
-    }
-    set_implementation(before);
+    test::check_same_on_every_target(m, with_mode(mode), reference);
     // Sub-steps of the scene's motion as a sequence: incremental sorting gives
     // the answers of one-shot sorting on each.
     StepSequence sequence;

@@ -1,6 +1,6 @@
 // simdccd compare-models: how often the linear and the space-time model
-// disagree, on the random workload or on CSV query files, and what the
-// disagreeing queries look like.
+// disagree, on the random workload, on CSV query files or on the candidates
+// of a whole step (--step), and what the disagreeing queries look like.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -19,6 +19,8 @@
 #include "simdccd/exact_oracle.hpp"
 #include "simdccd/io/query_csv.hpp"
 #include "simdccd/spacetime_oracle.hpp"
+#include "simdccd/step.hpp"
+#include "step_run.hpp"
 
 namespace simdccd::cli {
 namespace {
@@ -99,12 +101,37 @@ double deformation(QueryType type, const Query& q) {
   return change / size;
 }
 
-/// Both oracles' answers to a query on which the exact kernels disagree.
+/// A query on which the exact kernels disagree, and both oracles' answers.
 struct Disagreement {
-  std::size_t index;
-  Result linear;
-  SpacetimeResult spacetime;
+  Query query;
+  SpacetimeIds ids;
+  bool linear_hit;  ///< the linear kernel's answer (the space-time kernel's is the other)
+  Result linear{};
+  SpacetimeResult spacetime{};
 };
+
+/// Decides the disagreements with both oracles (about 0.1 ms a query each)
+/// and counts them in `c`, classified.
+void count_disagreements(QueryType type, std::vector<Disagreement>& disagreements, int threads,
+                         Comparison& c) {
+  parallel_ranges(0, disagreements.size(), threads, 16, [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) {
+      Disagreement& d = disagreements[i];
+      d.linear = exact_ccd(type, d.query);
+      d.spacetime = spacetime_exact_ccd(type, d.query, d.ids);
+    }
+    return BatchStats{};
+  });
+  for (const Disagreement& d : disagreements) {
+    c.kernel_oracle_mismatch += d.linear.hit != d.linear_hit || d.spacetime.hit == d.linear_hit;
+    Kinds& kinds = d.linear_hit ? c.linear_only : c.spacetime_only;
+    ++kinds.count;
+    kinds.toi_zero += d.linear_hit ? d.linear.toi_hi == 0 : d.spacetime.toi_hi == 0;
+    kinds.always_coplanar += d.linear.always_coplanar;
+    if (d.linear_hit) ++(d.linear.contact_roots % 2 == 1 ? kinds.odd : kinds.even);
+    kinds.small_deformation += deformation(type, d.query) < kSmallDeformation;
+  }
+}
 
 /// Compares both models' exact kernels on `batch`, a chunk at a time.
 Comparison compare_batch(const Engine& linear, const Engine& spacetime, const SoaBatch& batch,
@@ -125,50 +152,69 @@ Comparison compare_batch(const Engine& linear, const Engine& spacetime, const So
         ++c.invalid;
         continue;
       }
-      const bool small = deformation(type, batch.query(begin + k)) < kSmallDeformation;
+      const Query q = batch.query(begin + k);
+      const bool small = deformation(type, q) < kSmallDeformation;
       c.small_deformation += small;
       if (lin.hit[k] == st.hit[k]) {
         ++(lin.hit[k] ? c.both : c.neither);
       } else {
-        disagreements.push_back({begin + k, {}, {}});
+        disagreements.push_back({q, kQueryOrderIds, lin.hit[k] != 0});
       }
     }
-    // The oracles on the disagreements only (about 0.1 ms a query each).
-    parallel_ranges(0, disagreements.size(), linear.threads(), 16,
-                    [&](std::size_t b, std::size_t e) {
-                      for (std::size_t i = b; i < e; ++i) {
-                        Disagreement& d = disagreements[i];
-                        const Query q = batch.query(d.index);
-                        d.linear = exact_ccd(type, q);
-                        d.spacetime = spacetime_exact_ccd(type, q, kQueryOrderIds);
-                      }
-                      return BatchStats{};
-                    });
-    for (const Disagreement& d : disagreements) {
-      const std::size_t k = d.index - begin;
-      const bool linear_hit = lin.hit[k] != 0;
-      c.kernel_oracle_mismatch += d.linear.hit != linear_hit || d.spacetime.hit == linear_hit;
-      Kinds& kinds = linear_hit ? c.linear_only : c.spacetime_only;
-      ++kinds.count;
-      kinds.toi_zero += linear_hit ? d.linear.toi_hi == 0 : d.spacetime.toi_hi == 0;
-      kinds.always_coplanar += d.linear.always_coplanar;
-      if (linear_hit) ++(d.linear.contact_roots % 2 == 1 ? kinds.odd : kinds.even);
-      kinds.small_deformation += deformation(type, batch.query(d.index)) < kSmallDeformation;
-    }
+    count_disagreements(type, disagreements, linear.threads(), c);
     progress.add(end - begin);
   }
   return c;
 }
 
+/// Both models' exact steps (ccd_step: the same broad phase, so the same
+/// candidates; space-time ids the mesh's vertex indices), compared pair by
+/// pair for one type. Candidates neither model hits are counted, not listed,
+/// so `small_deformation` is not counted.
+Comparison compare_step(QueryType type, const Mesh& mesh, const StepResult& linear,
+                        const StepResult& spacetime, int threads) {
+  const bool vf = type == QueryType::vertex_face;
+  const std::vector<Collision>& a = vf ? linear.vf : linear.ee;
+  const std::vector<Collision>& b = vf ? spacetime.vf : spacetime.ee;
+  Comparison c;
+  c.queries = vf ? linear.stats.vf_candidates : linear.stats.ee_candidates;
+  // Both models refuse the same pairs: those of a vertex beyond 2^60 or not finite.
+  c.invalid = (vf ? linear.stats.vf : linear.stats.ee).invalid;
+  std::vector<Disagreement> disagreements;
+  const auto disagree = [&](const Collision& hit, bool linear_hit) {
+    const PairQuery q = pair_query(mesh, type, {hit.a, hit.b});
+    disagreements.push_back({q.query, SpacetimeIds{q.vertices}, linear_hit});
+  };
+  // Both lists are sorted by pair.
+  const auto before = [](const Collision& x, const Collision& y) { return x.a < y.a || (x.a == y.a && x.b < y.b); };
+  std::size_t i = 0, j = 0;
+  while (i < a.size() || j < b.size()) {
+    if (j == b.size() || (i < a.size() && before(a[i], b[j]))) {
+      disagree(a[i++], true);
+    } else if (i == a.size() || before(b[j], a[i])) {
+      disagree(b[j++], false);
+    } else {
+      ++c.both, ++i, ++j;
+    }
+  }
+  count_disagreements(type, disagreements, threads, c);
+  c.neither = c.queries - c.invalid - c.both - c.linear_only.count - c.spacetime_only.count;
+  return c;
+}
+
+/// Where the queries come from: the random workload, CSV files, or a step's candidates.
+enum class Source { random, files, step };
+
 struct Row {
-  std::string set;  ///< "random" or the PATH argument
+  std::string set;  ///< "random", the PATH argument, or FRAME0
   QueryType type;
   Comparison c;
 };
 
-void print_header(int width, bool files) {
+void print_header(int width, Source source) {
   std::printf("%-*s %-4s %9s %9s %11s %14s %9s %7s%s\n", width, "set", "type", "queries", "both",
-              "linear_only", "spacetime_only", "neither", "invalid", files ? "  rounded" : "");
+              "linear_only", "spacetime_only", "neither", "invalid",
+              source == Source::files ? "  rounded" : "");
 }
 
 void print_kinds(const char* name, const Kinds& k, bool linear_hits) {
@@ -180,18 +226,20 @@ void print_kinds(const char* name, const Kinds& k, bool linear_hits) {
               ull(k.count - k.small_deformation));
 }
 
-void print_row(int width, const Row& r, bool files) {
+void print_row(int width, const Row& r, Source source) {
   const Comparison& c = r.c;
   std::printf("%-*s %-4s %9llu %9llu %11llu %14llu %9llu %7llu", width, r.set.c_str(),
               std::string(to_string(r.type)).c_str(), ull(c.queries), ull(c.both),
               ull(c.linear_only.count), ull(c.spacetime_only.count), ull(c.neither),
               ull(c.invalid));
-  if (files) std::printf("  %7llu", ull(c.rounded));
+  if (source == Source::files) std::printf("  %7llu", ull(c.rounded));
   std::printf("\n");
   print_kinds("linear only", c.linear_only, true);
   print_kinds("spacetime only", c.spacetime_only, false);
-  std::printf("    %-15s %9llu of %llu compared queries have a small deformation\n", "all",
-              ull(c.small_deformation), ull(c.queries - c.invalid));
+  if (source != Source::step) {
+    std::printf("    %-15s %9llu of %llu compared queries have a small deformation\n", "all",
+                ull(c.small_deformation), ull(c.queries - c.invalid));
+  }
 }
 
 void add_kinds(JsonObject& j, const std::string& prefix, const Kinds& k, bool linear_hits) {
@@ -201,7 +249,7 @@ void add_kinds(JsonObject& j, const std::string& prefix, const Kinds& k, bool li
       .add(prefix + "large_deformation", k.count - k.small_deformation);
 }
 
-void print_json(const Row& r, const Engine& engine, bool files) {
+void print_json(const Row& r, const Engine& engine, Source source) {
   const Comparison& c = r.c;
   JsonObject j;
   j.add("set", r.set)
@@ -214,8 +262,8 @@ void print_json(const Row& r, const Engine& engine, bool files) {
       .add("spacetime_only", c.spacetime_only.count)
       .add("neither", c.neither)
       .add("invalid", c.invalid);
-  if (files) j.add("rounded", c.rounded);
-  j.add("small_deformation", c.small_deformation);
+  if (source == Source::files) j.add("rounded", c.rounded);
+  if (source != Source::step) j.add("small_deformation", c.small_deformation);
   add_kinds(j, "linear_only_", c.linear_only, true);
   add_kinds(j, "spacetime_only_", c.spacetime_only, false);
   j.add("kernel_oracle_mismatch", c.kernel_oracle_mismatch).print();
@@ -230,7 +278,8 @@ bool is_double(const mpq_class& exact, double rounded) {
 int run_compare_models(std::span<const std::string_view> argv) {
   static constexpr OptionSpec kOptions[] = {
       {"--type", true},    {"--count", true}, {"--seed", true},  {"--target", true},
-      {"--threads", true}, {"--json", false}, {"--help", false}, {"-h", false}};
+      {"--threads", true}, {"--step", false}, {"--json", false}, {"--help", false},
+      {"-h", false}};
   const Args args(argv, kOptions);
   if (args.flag("--help") || args.flag("-h")) {
     print_usage();
@@ -249,9 +298,16 @@ int run_compare_models(std::span<const std::string_view> argv) {
     types = {*forced_type};
   }
   const bool json = args.flag("--json");
-  const bool files = !args.positionals().empty();
-  if (files && (args.value("--count") || args.value("--seed")))
-    throw UsageError("--count and --seed are for the random workload, not for PATHs");
+  const Source source = args.flag("--step")              ? Source::step
+                        : args.positionals().empty() ? Source::random
+                                                     : Source::files;
+  const bool files = source == Source::files;
+  if (source != Source::random && (args.value("--count") || args.value("--seed")))
+    throw UsageError("--count and --seed are for the random workload, not for PATHs or --step");
+  if (source == Source::step && args.positionals().size() != 2)
+    throw UsageError("--step takes two PLY frames: FRAME0 FRAME1");
+  if (source == Source::step && linear.target() == kXsimdTarget)
+    throw UsageError("--step runs the dispatched kernels, not xsimd");
   std::uint64_t count = 100000, seed = 1;
   if (const auto c = args.value("--count")) count = parse_uint("--count", *c);
   if (count == 0) throw UsageError("--count must be at least 1");
@@ -261,30 +317,46 @@ int run_compare_models(std::span<const std::string_view> argv) {
   int width = 8;
   for (const std::string_view path : args.positionals()) width = std::max(width, int(path.size()));
   if (!json) {
+    const std::string what =
+        source == Source::step
+            ? "the candidates of the step " + std::string(args.positionals()[0]) + " -> " +
+                  std::string(args.positionals()[1]) + " (ccd_step)"
+        : files ? "query files (rounded to doubles)"
+                : "random workload, " + std::to_string(count) + " queries a type, seed " +
+                      std::to_string(seed);
     std::printf(
         "simdccd compare-models: %s; both models' exact kernels (equal to their oracles), target "
-        "%s, %d thread%s; space-time vertex ids 0,1,2,3 (query order)\n",
-        files ? "query files (rounded to doubles)"
-              : ("random workload, " + std::to_string(count) + " queries a type, seed " +
-                 std::to_string(seed))
-                    .c_str(),
-        linear.target().c_str(), linear.threads(), linear.threads() == 1 ? "" : "s");
-    print_header(width, files);
+        "%s, %d thread%s; space-time vertex ids %s\n",
+        what.c_str(), linear.target().c_str(), linear.threads(), linear.threads() == 1 ? "" : "s",
+        source == Source::step ? "the mesh's vertex indices" : "0,1,2,3 (query order)");
+    print_header(width, source);
   }
-  Progress progress(files ? 0 : count * types.size());
+  Progress progress(source == Source::random ? count * types.size() : 0);
   Comparison total;
   const auto emit = [&](const Row& row) {
     progress.clear();
     total += row.c;
     if (json) {
-      print_json(row, linear, files);
+      print_json(row, linear, source);
     } else {
-      print_row(width, row, files);
+      print_row(width, row, source);
     }
     std::fflush(stdout);
   };
 
-  if (!files) {
+  if (source == Source::step) {
+    const Mesh mesh = read_frames(args.positionals()[0], args.positionals()[1]);
+    StepOptions options;
+    options.narrow.mode = Mode::exact;
+    options.threads = linear.threads();
+    const StepResult by_linear = run_step_with_progress(mesh, options);
+    options.model = StepModel::spacetime;
+    const StepResult by_spacetime = run_step_with_progress(mesh, options);
+    for (const QueryType type : types) {
+      emit({std::string(args.positionals()[0]), type,
+            compare_step(type, mesh, by_linear, by_spacetime, linear.threads())});
+    }
+  } else if (!files) {
     for (const QueryType type : types) {
       progress.set_stage(std::string(to_string(type)));
       SoaBatch batch(type);

@@ -24,7 +24,7 @@ Usage:
   simdccd check [--type vf|ee] [KERNEL OPTIONS] [--json] PATH...
   simdccd random [--type vf|ee] [--count N] [--seed S] [KERNEL OPTIONS] [--json]
   simdccd compare-models [--type vf|ee] [--count N] [--seed S] [--target NAME]
-                         [--threads N] [--json] [PATH...]
+                         [--threads N] [--json] [PATH... | --step FRAME0 FRAME1]
   simdccd step [KERNEL OPTIONS] [--json] FRAME0.ply FRAME1.ply
                [--truth BOXES_VF BOXES_EE MMA_VF MMA_EE]
   simdccd polyhedra [--scene NAME] [--list] [--mode M] [--expel E] [--target T]
@@ -40,7 +40,7 @@ KERNEL OPTIONS, of check, random and step:
                   oracle spacetime_exact_ccd). Their diagonals follow global
                   vertex ids, which CSV files and the random workload lack:
                   the ids are 0, 1, 2, 3 in query point order (v, f0, f1, f2;
-                  a0, a1, b0, b1). Not with step.
+                  a0, a1, b0, b1); step takes the mesh's vertex indices.
     translation   rigid bodies: one primitive translates, the other stays
     rotation      still; or it rotates about an axis (rigid_ccd.hpp,
                   rigid_motion.hpp; oracle rigid_exact_ccd). Their files are
@@ -153,24 +153,37 @@ compare-models
         linear_only_ and spacetime_only_ toi_zero, always_coplanar,
         small_deformation, large_deformation, linear_only_odd and _even,
         kernel_oracle_mismatch.
+        --step FRAME0 FRAME1: the candidates of one step instead (as `step`:
+        ccd_step in exact mode with each model, the same broad phase, the
+        space-time ids the mesh's vertex indices), pair by pair: both hit,
+        linear only, spacetime only, neither, one row per type, set FRAME0.
+        Only the disagreements are classified (candidates are not kept), so
+        rows have no small_deformation of all queries. Not with --count,
+        --seed or --target xsimd.
 
 step    One simulation step: the mesh at t=0 (FRAME0) and t=1 (FRAME1, same
         faces), swept boxes and sort-and-sweep (broad phase), then the
         kernels on every candidate (narrow phase), all in one library call
-        (simdccd/step.hpp). Linear model only; not with --target xsimd or
-        --verify.
+        (simdccd/step.hpp). --model linear (default) or spacetime (the ids
+        the mesh's vertex indices, so the mesh stays watertight); not with
+        --target xsimd or --verify.
         --truth  the data set's candidate lists (boxes/<n>vf.json,
                  <n>ee.json) and their truth (mma_bool/...): a pair collides
                  iff it is listed with truth true; every other pair does not.
+                 The truth is of the linear model: with --model spacetime
+                 its columns only inform, labelled lin_truth, lin_FN, lin_FP
+                 (in JSON linear_truth_positives, linear_truth_false_negatives,
+                 linear_truth_false_positives), and never fail the run.
         Prints candidates, how many the kernels' cheap filters screened out,
-        how many reached root isolation, uncertain, invalid and positives per
-        type, with --truth false negatives (FN) and false positives (FP);
-        the earliest toi; seconds and candidates/s of each phase.
-        --json: one object: mode, target, threads, vf_candidates,
+        how many reached root isolation (0 in the space-time model),
+        uncertain, invalid and positives per type, with --truth false
+        negatives (FN) and false positives (FP); the earliest toi; seconds
+        and candidates/s of each phase.
+        --json: one object: mode, model, target, threads, vf_candidates,
         ee_candidates, positives, vf_positives, ee_positives, with --truth
-        truth_positives, false_negatives and false_positives, invalid,
-        uncertain, screened_out, root_stage, earliest_toi (null: no hit),
-        broad_seconds, narrow_seconds.
+        truth_positives, false_negatives and false_positives (or their
+        linear_truth_ forms), invalid, uncertain, screened_out, root_stage,
+        earliest_toi (null: no hit), broad_seconds, narrow_seconds.
 
 polyhedra
         A scripted scene of polyhedra (polyhedra.hpp, shapes.hpp): one body
@@ -203,9 +216,9 @@ counted as invalid, never as hits or misses. Seconds count only the time
 inside the CCD calls, not reading, converting or generating queries, nor the
 oracle of --verify. Runs over 2 s show progress on stderr.
 
-Exit status: 0 done; 1 check or step found a false negative (check: against
-the files' truth, so not with --model spacetime) or an invalid query,
-polyhedra a vertex inside another body, step in
+Exit status: 0 done; 1 check or step found a false negative (against the
+files' truth, so not with --model spacetime) or an invalid query,
+polyhedra a vertex inside another body, step (linear model) in
 exact or oracle mode a false positive, --verify found a disagreement the mode
 rules out (exact: any; conservative: an oracle false negative; both: a toi
 later than the oracle's), or

@@ -1,23 +1,22 @@
-// simdccd step: broad + narrow phase of one simulation step, optionally
-// judged against the data set's truth for the whole step.
+// simdccd step: broad + narrow phase of one simulation step, in the linear
+// or the space-time model, optionally judged against the data set's truth
+// for the whole step (of the linear model: it only informs the space-time one).
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <mutex>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "args.hpp"
 #include "commands.hpp"
 #include "engine.hpp"
-#include "progress.hpp"
 #include "query_files.hpp"
 #include "report.hpp"
 #include "simdccd/io/pair_json.hpp"
 #include "simdccd/step.hpp"
 #include "simdccd/targets.hpp"
+#include "step_run.hpp"
 
 namespace simdccd::cli {
 namespace {
@@ -79,31 +78,17 @@ std::string rate(std::uint64_t n, double seconds) {
   return seconds > 0 ? format_rate(double(n) / seconds) : "-";
 }
 
-Mesh read_frames(const fs::path& frame0, const fs::path& frame1) {
-  try {
-    return read_mesh(frame0, frame1);
-  } catch (const std::invalid_argument& e) {  // frames of different meshes
-    throw InputError(e.what());
-  }
-}
-
 int run_step_job(const Engine& engine, const StepJob& job) {
   const Mesh mesh = read_frames(job.frame0, job.frame1);
   StepOptions options;
   options.narrow.mode = engine.mode();
+  options.model = engine.model() == Model::spacetime ? StepModel::spacetime : StepModel::linear;
   options.threads = engine.threads();
-  // Candidates are counted as they stream; the total is not known in advance.
-  Progress progress;
-  progress.set_stage("candidates");
-  std::mutex progress_lock;
-  options.on_batch = [&](std::size_t n) {
-    const std::lock_guard<std::mutex> lock(progress_lock);
-    progress.add(n);
-  };
-  const StepResult r = ccd_step(mesh, options);
-  progress.clear();
-  progress.finish();
+  const StepResult r = run_step_with_progress(mesh, options);
   const StepStats& s = r.stats;
+  // The data set's truth is of the linear model: it judges that model only.
+  const RunInfo run{engine, job.truth.has_value(), false};
+  const bool judged = !run.truth_informational();
   std::optional<Judgement> vf, ee;
   if (job.truth) {
     vf = judge(r.vf, truth_positives(mesh, QueryType::vertex_face, job.truth->boxes_vf, job.truth->mma_vf));
@@ -114,14 +99,15 @@ int run_step_job(const Engine& engine, const StepJob& job) {
   const std::uint64_t fp = job.truth ? vf->false_positives + ee->false_positives : 0;
   if (job.json) {
     JsonObject o;
-    o.add("mode", to_string(engine.mode())).add("target", engine.target());
-    o.add("threads", std::uint64_t(engine.threads()));
+    o.add("mode", to_string(engine.mode())).add("model", to_string(engine.model()));
+    o.add("target", engine.target()).add("threads", std::uint64_t(engine.threads()));
     o.add("vf_candidates", s.vf_candidates).add("ee_candidates", s.ee_candidates);
     o.add("positives", std::uint64_t(r.vf.size() + r.ee.size()));
     o.add("vf_positives", std::uint64_t(r.vf.size())).add("ee_positives", std::uint64_t(r.ee.size()));
     if (job.truth) {
-      o.add("truth_positives", vf->truth_positives + ee->truth_positives);
-      o.add("false_negatives", fn).add("false_positives", fp);
+      const std::string prefix = judged ? "" : "linear_truth_";
+      o.add(judged ? "truth_positives" : "linear_truth_positives", vf->truth_positives + ee->truth_positives);
+      o.add(prefix + "false_negatives", fn).add(prefix + "false_positives", fp);
     }
     o.add("invalid", invalid).add("uncertain", s.vf.uncertain + s.ee.uncertain);
     o.add("screened_out", s.vf.screened_out + s.ee.screened_out);
@@ -132,10 +118,9 @@ int run_step_job(const Engine& engine, const StepJob& job) {
   } else {
     std::printf("step %s -> %s: %zu vertices, %zu edges, %zu faces\n", job.frame0.string().c_str(),
                 job.frame1.string().c_str(), mesh.x0.size(), mesh.edges.size(), mesh.faces.size());
-    std::printf("mode %s, target %s, %d thread%s\n", std::string(to_string(engine.mode())).c_str(),
-                engine.target().c_str(), engine.threads(), engine.threads() == 1 ? "" : "s");
+    std::printf("%s\n", run.describe().c_str());
     std::printf("type  candidates  screened  root_stage  uncertain  invalid  positives");
-    std::printf(job.truth ? "  truth_pos      FN      FP\n" : "\n");
+    std::printf(!job.truth ? "\n" : judged ? "  truth_pos      FN      FP\n" : "  lin_truth  lin_FN  lin_FP\n");
     const auto row = [&](QueryType type, std::uint64_t candidates, const BatchStats& b,
                          std::size_t hits, const std::optional<Judgement>& j) {
       std::printf("%-4s  %10llu  %8llu  %10llu  %9llu  %7llu  %9zu", std::string(to_string(type)).c_str(),
@@ -150,13 +135,17 @@ int run_step_job(const Engine& engine, const StepJob& job) {
     };
     row(QueryType::vertex_face, s.vf_candidates, s.vf, r.vf.size(), vf);
     row(QueryType::edge_edge, s.ee_candidates, s.ee, r.ee.size(), ee);
+    if (job.truth && !judged) {
+      std::printf("the truth is of the linear model: lin_FN and lin_FP count the pairs where this model "
+                  "differs from it (information, not failures)\n");
+    }
     const std::uint64_t candidates = s.vf_candidates + s.ee_candidates;
     std::printf("earliest toi: %.17g\n", r.earliest_toi);
     std::printf("broad phase %.3f s (%s candidates/s), narrow phase %.3f s (%s candidates/s)\n",
                 s.broad_seconds, rate(candidates, s.broad_seconds).c_str(), s.narrow_seconds,
                 rate(candidates, s.narrow_seconds).c_str());
   }
-  const bool broken = fn != 0 || invalid != 0 || (engine.mode() != Mode::conservative && fp != 0);
+  const bool broken = invalid != 0 || (judged && (fn != 0 || (engine.mode() != Mode::conservative && fp != 0)));
   return broken ? kCheckFailed : kOk;
 }
 
@@ -188,7 +177,7 @@ int run_step(std::span<const std::string_view> argv) {
   if (args.flag("--verify")) throw UsageError("step has no --verify; --truth judges it");
   const Engine engine = Engine::from_args(args);
   if (engine.target() == kXsimdTarget) throw UsageError("step runs the dispatched kernels, not xsimd");
-  if (engine.model() != Model::linear) throw UsageError("step runs the linear model only");
+  if (is_rigid(engine.model())) throw UsageError("step runs the linear and space-time models, not the rigid ones");
   StepJob job{fs::path(args.positionals()[0]), fs::path(args.positionals()[1]), std::nullopt,
               args.flag("--json")};
   if (!truth.empty()) job.truth = TruthFiles{truth[0], truth[1], truth[2], truth[3]};

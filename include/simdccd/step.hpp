@@ -1,15 +1,17 @@
 // A whole time step: broad phase (swept boxes, sort-and-sweep) and narrow
-// phase (the linear-trajectory kernels) in one call.
+// phase (the kernels of the linear or the space-time model) in one call.
 //
 // Candidates stream from the sweep to the kernels in batches, so a step never
 // holds all its candidate pairs unless asked to (`keep_candidates`): memory is
 // the mesh, its boxes and one batch per thread, plus the collisions.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <string_view>
 #include <vector>
 
 #include "simdccd/broad_phase.hpp"
@@ -18,8 +20,22 @@
 
 namespace simdccd {
 
+/// The motion model of the narrow phase. The swept boxes suit both: a point
+/// of either model's swept element at any t is a convex combination of the
+/// element's vertices at t=0 and t=1 (broad_phase.hpp).
+enum class StepModel : std::uint8_t {
+  linear,     ///< straight vertex paths: linear_ccd (linear_ccd.hpp)
+  spacetime,  ///< Brochu & Bridson's space-time simplices: spacetime_ccd
+              ///< (spacetime_ccd.hpp), the diagonals chosen by the mesh's
+              ///< vertex indices, so the mesh stays watertight
+};
+
+/// "linear" or "spacetime".
+std::string_view to_string(StepModel model);
+
 struct StepOptions {
-  Options narrow;            ///< mode and time tolerance of the kernels (linear_ccd.hpp)
+  Options narrow;            ///< mode and time tolerance of the kernels
+  StepModel model = StepModel::linear;
   double margin = 0;         ///< widens every swept box (broad_phase.hpp); >= 0
   int threads = 0;           ///< 0: all cores
   std::size_t batch = 4096;  ///< candidates per narrow-phase call
@@ -33,14 +49,16 @@ struct StepOptions {
 /// indices into the mesh's x0, faces and edges.
 struct Collision {
   std::int32_t a = 0, b = 0;
-  double toi = 0;  ///< lower bound of the pair's earliest contact time (linear_ccd.hpp)
+  double toi = 0;  ///< lower bound of the pair's earliest contact time in the model
   Status status = Status::certified;
   friend bool operator==(const Collision&, const Collision&) = default;
 };
 
 struct StepStats {
   std::uint64_t vf_candidates = 0, ee_candidates = 0;
-  BatchStats vf, ee;  ///< the narrow phase's counts per type (invalid queries included)
+  /// The narrow phase's counts per type (invalid queries included); the
+  /// space-time model has no root stage (root_stage 0).
+  BatchStats vf, ee;
   /// Wall-clock seconds of the step split between the phases: boxes and sort
   /// are broad; the streamed part is split in proportion to the thread time
   /// spent sweeping and deciding. broad + narrow = the step's wall time.
@@ -57,10 +75,25 @@ struct StepResult {
 };
 
 /// Broad + narrow phase of one step, one-shot sort. Deterministic: the same
-/// result for any thread count and target (timings aside). Thread-safe.
+/// result for any thread count, target and batch size (timings aside).
+/// Thread-safe. Answers are the model's kernels' on each candidate, with the
+/// guarantees of options.narrow.mode (linear_ccd.hpp, spacetime_ccd.hpp).
 /// Vertices with a non-finite coordinate, or beyond 2^60, make their pairs
 /// invalid queries (counted in stats.vf/ee.invalid), never silent misses.
+/// std::invalid_argument for a `model` that is no StepModel.
 StepResult ccd_step(const Mesh& mesh, const StepOptions& options = {});
+
+/// A candidate pair or a Collision as the kernels decide it: its query (VF:
+/// the vertex, then the face's three; EE: edge a's two, then edge b's two; at
+/// t=0, then at t=1) and the mesh vertex indices of those points, which are
+/// the space-time model's ids (SpacetimeIds, spacetime_oracle.hpp). For
+/// checking an answer with an oracle, or a contact normal
+/// (spacetime_contact_normal). std::out_of_range for a pair not in the mesh.
+struct PairQuery {
+  Query query;
+  std::array<std::int64_t, 4> vertices{};
+};
+PairQuery pair_query(const Mesh& mesh, QueryType type, const CandidatePair& pair);
 
 /// The same for a sequence of steps of one mesh: keeps the boxes' memory and
 /// the sweep order, re-sorted incrementally (SortAndSweep::resort). Results

@@ -2,9 +2,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <stdexcept>
+#include <string>
 
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
+
+#include "common/indexed_gather.hpp"
+#include "simdccd/spacetime_ccd.hpp"
 
 namespace simdccd {
 namespace {
@@ -13,6 +18,21 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// The narrow phase of a model. The space-time entry on IndexedQueries takes
+// the mesh's vertex indices as ids: the diagonals every element shares.
+using NarrowPhase = BatchStats (*)(const IndexedQueries&, const Options&, const BatchResults&,
+                                   std::size_t, std::size_t);
+
+NarrowPhase narrow_phase(StepModel model) {
+  switch (model) {
+    case StepModel::linear:
+      return &linear_ccd;
+    case StepModel::spacetime:
+      return &spacetime_ccd;
+  }
+  throw std::invalid_argument("StepOptions::model " + std::to_string(int(model)) + " is no StepModel");
 }
 
 // What one sweep chunk found.
@@ -25,7 +45,7 @@ struct ChunkResult {
 
 // Decides the candidates of one sweep chunk, batch by batch.
 ChunkResult run_chunk(const Mesh& mesh, const SortAndSweep& sweep, std::size_t c,
-                      const StepOptions& options) {
+                      const StepOptions& options, NarrowPhase decide) {
   ChunkResult out;
   double narrow_seconds = 0;
   std::vector<std::uint8_t> hit(options.batch);
@@ -42,7 +62,7 @@ ChunkResult run_chunk(const Mesh& mesh, const SortAndSweep& sweep, std::size_t c
     const auto t = Clock::now();
     const IndexedQueries queries{type, mesh.x0, mesh.x1, mesh.faces, mesh.edges, pairs};
     (vf ? out.stats.vf : out.stats.ee) +=
-        linear_ccd(queries, options.narrow, {hit.data(), toi.data(), status.data()}, 0, pairs.size());
+        decide(queries, options.narrow, {hit.data(), toi.data(), status.data()}, 0, pairs.size());
     auto& collisions = vf ? out.vf : out.ee;
     for (std::size_t i = 0; i < pairs.size(); ++i) {
       if (hit[i]) collisions.push_back({pairs[i][0], pairs[i][1], toi[i], status[i]});
@@ -62,6 +82,7 @@ void append(std::vector<T>& to, const std::vector<T>& from) {
 
 StepResult run_step(const Mesh& mesh, MeshBoxes& boxes, SortAndSweep& sweep, bool incremental,
                     const StepOptions& options) {
+  const NarrowPhase decide = narrow_phase(options.model);
   const auto start = Clock::now();
   std::vector<ChunkResult> chunks;
   double setup_seconds = 0;
@@ -71,7 +92,7 @@ StepResult run_step(const Mesh& mesh, MeshBoxes& boxes, SortAndSweep& sweep, boo
     setup_seconds = seconds_since(start);
     chunks.resize(sweep.chunk_count());
     tbb::parallel_for(std::size_t{0}, chunks.size(),
-                      [&](std::size_t c) { chunks[c] = run_chunk(mesh, sweep, c, options); });
+                      [&](std::size_t c) { chunks[c] = run_chunk(mesh, sweep, c, options, decide); });
   };
   if (options.threads <= 0) {
     body();
@@ -109,6 +130,33 @@ StepResult run_step(const Mesh& mesh, MeshBoxes& boxes, SortAndSweep& sweep, boo
 }
 
 }  // namespace
+
+std::string_view to_string(StepModel model) {
+  switch (model) {
+    case StepModel::linear:
+      return "linear";
+    case StepModel::spacetime:
+      return "spacetime";
+  }
+  return "invalid";
+}
+
+PairQuery pair_query(const Mesh& mesh, QueryType type, const CandidatePair& pair) {
+  const IndexedQueries one{type, mesh.x0, mesh.x1, mesh.faces, mesh.edges, {&pair, 1}};
+  std::int64_t v[4];
+  simd::query_vertices(one, 0, simd::vertex_count(one), v);
+  PairQuery out;
+  for (int p = 0; p < 4; ++p) {
+    if (v[p] < 0 || std::size_t(v[p]) >= simd::vertex_count(one)) {
+      throw std::out_of_range("pair_query: (" + std::to_string(pair[0]) + ", " + std::to_string(pair[1]) +
+                              ") is not a " + std::string(to_string(type)) + " pair of the mesh");
+    }
+    out.vertices[p] = v[p];
+    out.query.points[p] = mesh.x0[v[p]];
+    out.query.points[p + 4] = mesh.x1[v[p]];
+  }
+  return out;
+}
 
 StepResult ccd_step(const Mesh& mesh, const StepOptions& options) {
   MeshBoxes boxes;
