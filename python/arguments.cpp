@@ -1,0 +1,55 @@
+#include "arguments.hpp"
+
+#include <stdexcept>
+
+#include "simdccd/targets.hpp"
+
+namespace simdccd::python {
+
+QueryType parse_type(const std::string& name) {
+  if (name == "vf") return QueryType::vertex_face;
+  if (name == "ee") return QueryType::edge_edge;
+  throw std::invalid_argument("type must be 'vf' or 'ee', not '" + name + "'");
+}
+
+Model parse_model(const std::string& name) {
+  if (name == "linear") return Model::linear;
+  if (name == "spacetime") return Model::spacetime;
+  throw std::invalid_argument("model must be 'linear' or 'spacetime', not '" + name + "'");
+}
+
+Mode parse_mode_name(const std::string& name) {
+  if (const std::optional<Mode> mode = parse_mode(name)) return *mode;
+  throw std::invalid_argument("mode must be 'exact', 'conservative' or 'oracle', not '" + name +
+                              "'");
+}
+
+void check_threads(int threads) {
+  if (threads < 0) throw std::invalid_argument("threads must be >= 0 (0: all cores)");
+}
+
+void check_target(const std::optional<std::string>& target, Mode mode) {
+  if (target && mode == Mode::oracle) {
+    throw std::invalid_argument("target picks a kernel, and mode='oracle' runs none");
+  }
+}
+
+std::shared_mutex& kernel_mutex() {
+  static std::shared_mutex mutex;
+  return mutex;
+}
+
+ForcedImplementation::ForcedImplementation(const std::string& target)
+    : previous_(active_implementation()) {
+  if (set_implementation(target)) return;
+  std::string runnable;
+  for (const std::string& name : runnable_implementations()) {
+    runnable += (runnable.empty() ? "" : ", ") + name;
+  }
+  throw std::invalid_argument("target '" + target +
+                              "' is unknown or cannot run on this CPU (runnable: " + runnable + ")");
+}
+
+ForcedImplementation::~ForcedImplementation() { set_implementation(previous_); }
+
+}  // namespace simdccd::python

@@ -1,0 +1,22 @@
+// The parts of the module, each in its own file, and what they share.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include "simdccd/result.hpp"
+
+namespace simdccd::python {
+
+namespace py = pybind11;
+
+/// ccd, zero_copy (batch.cpp).
+void bind_batch(py::module_& m);
+/// exact_ccd and its result (exact.cpp).
+void bind_exact(py::module_& m);
+/// step, read_mesh and the step's result (step.cpp).
+void bind_step(py::module_& m);
+
+/// `status` as a member of the module's Status IntEnum.
+py::object status_object(Status status);
+
+}  // namespace simdccd::python

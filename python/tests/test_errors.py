@@ -1,0 +1,59 @@
+# Bad arguments raise Python exceptions with the library's messages.
+import numpy as np
+import pytest
+
+import simdccd
+
+POINTS = np.zeros((4, 8, 3))
+MESH = (np.zeros((3, 3)), np.zeros((3, 3)), np.array([[0, 1, 2]]))
+
+
+@pytest.mark.parametrize("call,error,message", [
+    (lambda: simdccd.ccd(np.zeros((4, 8, 2))), ValueError, r"points must have shape \(n, 8, 3\), not \(4, 8, 2\)"),
+    (lambda: simdccd.ccd(np.zeros((8, 3))), ValueError, r"shape \(n, 8, 3\)"),
+    (lambda: simdccd.ccd(POINTS.astype(np.float32)), TypeError, "points must be float64, not float32"),
+    (lambda: simdccd.ccd(POINTS.astype(">f8")), TypeError, "must be float64"),
+    (lambda: simdccd.ccd("points"), TypeError, "points is no array of numbers"),
+    (lambda: simdccd.ccd(POINTS, type="fv"), ValueError, "type must be 'vf' or 'ee', not 'fv'"),
+    (lambda: simdccd.ccd(POINTS, model="rigid"), ValueError, "model must be 'linear' or 'spacetime'"),
+    (lambda: simdccd.ccd(POINTS, mode="fast"), ValueError, "mode must be 'exact', 'conservative' or 'oracle'"),
+    (lambda: simdccd.ccd(POINTS, threads=-1), ValueError, "threads must be >= 0"),
+    (lambda: simdccd.ccd(POINTS, target="bogus"), ValueError, r"target 'bogus' is unknown or cannot run on this CPU \(runnable: .*double"),
+    (lambda: simdccd.ccd(POINTS, mode="oracle", target="double"), ValueError, "mode='oracle' runs none"),
+    (lambda: simdccd.ccd(POINTS, ids=np.zeros((4, 4), dtype=int)), ValueError, "model='linear' takes none"),
+    (lambda: simdccd.ccd(POINTS, model="spacetime", ids=np.zeros((3, 4), dtype=int)), ValueError, "ids has 3 rows for 4 queries"),
+    (lambda: simdccd.ccd(POINTS, model="spacetime", ids=np.zeros((4, 4))), TypeError, "ids must be an integer array"),
+    (lambda: simdccd.ccd(POINTS, model="spacetime", ids=np.zeros((4, 4), dtype=np.uint64)), TypeError, "not uint64"),
+    (lambda: simdccd.exact_ccd(POINTS), ValueError, r"points must have shape \(8, 3\), not \(4, 8, 3\)"),
+    (lambda: simdccd.exact_ccd(POINTS[0], model="spacetime", ids=[0, 1, 2]), ValueError, r"ids must have shape \(4,\)"),
+    (lambda: simdccd.exact_ccd(POINTS[0], ids=[0, 1, 2, 3]), ValueError, "model='linear' takes none"),
+    (lambda: simdccd.step(np.zeros((3, 3)), np.zeros((4, 3)), MESH[2]), ValueError, "x0 has 3 vertices but x1 has 4"),
+    (lambda: simdccd.step(np.zeros((3, 2)), np.zeros((3, 2)), MESH[2]), ValueError, r"x0 must have shape \(n, 3\)"),
+    (lambda: simdccd.step(*MESH[:2], [[0, 1, 3]]), ValueError, r"faces\[0\] has vertex index 3, out of range for 3 vertices"),
+    (lambda: simdccd.step(*MESH[:2], [[0, -1, 2]]), ValueError, "vertex index -1, out of range"),
+    (lambda: simdccd.step(*MESH[:2], np.array([[0, 1, 2]], dtype=float)), TypeError, "faces must be an integer array"),
+    (lambda: simdccd.step(*MESH[:2], np.array([[True, False, True]])), TypeError, "faces must be an integer array"),
+    (lambda: simdccd.step(*MESH[:2], [0, 1, 2]), ValueError, r"faces must have shape \(n, 3\)"),
+    (lambda: simdccd.step(*MESH, mode="oracle", target="double"), ValueError, "runs none"),
+    (lambda: simdccd.step(*MESH, threads=-2), ValueError, "threads must be >= 0"),
+])
+def test_bad_arguments_raise(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_a_failed_target_changes_nothing():
+    before = simdccd.targets()["active"]
+    with pytest.raises(ValueError):
+        simdccd.ccd(POINTS, target="bogus")
+    assert simdccd.targets()["active"] == before
+    # Names are case-insensitive, as in the C++ API.
+    simdccd.ccd(POINTS, target="DOUBLE")
+    assert simdccd.targets()["active"] == before
+
+
+def test_keyword_and_type_errors_come_from_python():
+    with pytest.raises(TypeError):
+        simdccd.ccd(POINTS, "vf", "linear", "exact", None, 0, None, "extra")
+    with pytest.raises(TypeError):
+        simdccd.ccd(POINTS, threads="two")
