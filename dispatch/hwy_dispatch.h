@@ -17,6 +17,7 @@ namespace simdccd::dispatch {
 struct HwyTarget {
   std::int64_t target;  ///< its HWY_* bit
   linear::TileFunction vertex_face, edge_edge;
+  linear::SeparationFunction separation_vertex_face, separation_edge_edge;
   spacetime::TileFunction spacetime_vertex_face, spacetime_edge_edge;
   spacetime::PlanarTileFunction spacetime_planar;
   rigid::KernelTable rigid;

@@ -35,6 +35,7 @@
 HWY_BEFORE_NAMESPACE();
 #undef SIMDCCD_TARGET_NAMESPACE
 #define SIMDCCD_TARGET_NAMESPACE HWY_NAMESPACE
+#include "simdccd/linear/separation-inl.h"
 #include "simdccd/linear/tile_kernel-inl.h"
 
 namespace simdccd::linear::HWY_NAMESPACE {
@@ -47,6 +48,14 @@ HWY_FLATTEN void DecideTileEE(Tile& tile, double tolerance) {
   decide_tile<simd::HWY_NAMESPACE::HwyLanes, QueryType::edge_edge>(tile, tolerance);
 }
 
+HWY_FLATTEN void SeparateTileVF(Tile& tile, double tolerance, double min_distance) {
+  decide_separation_tile<simd::HWY_NAMESPACE::HwyLanes, QueryType::vertex_face>(tile, tolerance, min_distance);
+}
+
+HWY_FLATTEN void SeparateTileEE(Tile& tile, double tolerance, double min_distance) {
+  decide_separation_tile<simd::HWY_NAMESPACE::HwyLanes, QueryType::edge_edge>(tile, tolerance, min_distance);
+}
+
 }  // namespace simdccd::linear::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -55,6 +64,8 @@ namespace simdccd::linear {
 
 HWY_EXPORT(DecideTileVF);
 HWY_EXPORT(DecideTileEE);
+HWY_EXPORT(SeparateTileVF);
+HWY_EXPORT(SeparateTileEE);
 
 }  // namespace simdccd::linear
 
@@ -76,13 +87,16 @@ std::vector<HwyTarget> hwy_compiled_targets() {
 #endif
     const TileFunction vf = HWY_DISPATCH_TABLE(linear::DecideTileVF)[index];
     const TileFunction ee = HWY_DISPATCH_TABLE(linear::DecideTileEE)[index];
+    const linear::SeparationFunction sep_vf = HWY_DISPATCH_TABLE(linear::SeparateTileVF)[index];
+    const linear::SeparationFunction sep_ee = HWY_DISPATCH_TABLE(linear::SeparateTileEE)[index];
     spacetime::TileFunction st_vf = nullptr, st_ee = nullptr;
     hwy_spacetime_kernels(index, st_vf, st_ee);
     const spacetime::PlanarTileFunction st_planar = hwy_spacetime_planar_kernel(index);
     const rigid::KernelTable rigid = hwy_rigid_kernels(index);
     const bool complete = std::all_of(rigid.begin(), rigid.end(), [](rigid::TileFunction f) { return f != nullptr; });
-    if (vf != nullptr && ee != nullptr && st_vf != nullptr && st_ee != nullptr && st_planar != nullptr && complete) {
-      targets.push_back({target, vf, ee, st_vf, st_ee, st_planar, rigid});
+    if (vf != nullptr && ee != nullptr && sep_vf != nullptr && sep_ee != nullptr && st_vf != nullptr &&
+        st_ee != nullptr && st_planar != nullptr && complete) {
+      targets.push_back({target, vf, ee, sep_vf, sep_ee, st_vf, st_ee, st_planar, rigid});
     }
   }
   return targets;

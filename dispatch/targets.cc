@@ -33,6 +33,8 @@ struct Implementation {
   std::string name;
   linear::TileFunction vertex_face = nullptr;
   linear::TileFunction edge_edge = nullptr;
+  linear::SeparationFunction separation_vertex_face = nullptr;
+  linear::SeparationFunction separation_edge_edge = nullptr;
   spacetime::TileFunction spacetime_vertex_face = nullptr;
   spacetime::TileFunction spacetime_edge_edge = nullptr;
   bool runnable = false;
@@ -61,12 +63,14 @@ class Registry {
   Registry() {
     const std::int64_t supported = hwy::SupportedTargets();
     for (const dispatch::HwyTarget& t : dispatch::hwy_compiled_targets()) {
-      all_.push_back({hwy::TargetName(t.target), t.vertex_face, t.edge_edge,
-                      t.spacetime_vertex_face, t.spacetime_edge_edge, (supported & t.target) != 0,
+      all_.push_back({hwy::TargetName(t.target), t.vertex_face, t.edge_edge, t.separation_vertex_face,
+                      t.separation_edge_edge, t.spacetime_vertex_face, t.spacetime_edge_edge, (supported & t.target) != 0,
                       t.spacetime_planar, t.rigid});
     }
     all_.push_back({"double", linear::scalar_tile_function(QueryType::vertex_face),
                     linear::scalar_tile_function(QueryType::edge_edge),
+                    linear::scalar_separation_function(QueryType::vertex_face),
+                    linear::scalar_separation_function(QueryType::edge_edge),
                     spacetime::scalar_tile_function(QueryType::vertex_face),
                     spacetime::scalar_tile_function(QueryType::edge_edge), true,
                     spacetime::scalar_planar_tile_function(), rigid::scalar_kernels()});
@@ -144,6 +148,11 @@ namespace linear {
 TileFunction active_tile_function(QueryType type) {
   const Implementation* i = registry().active();
   return type == QueryType::vertex_face ? i->vertex_face : i->edge_edge;
+}
+
+SeparationFunction active_separation_function(QueryType type) {
+  const Implementation* i = registry().active();
+  return type == QueryType::vertex_face ? i->separation_vertex_face : i->separation_edge_edge;
 }
 
 }  // namespace linear

@@ -25,58 +25,8 @@
 // for the indexed form; exact mode must repeat every certified conservative
 // answer and decide the uncertain ones exactly. The statistics must count
 // what the answers say. Any violation prints the query and aborts.
-#include <array>
-#include <cstdint>
-#include <string>
-
-#include "fuzz_harness.hpp"
-#include "simdccd/linear_ccd.hpp"
-
-namespace {
-
-using namespace simdccd;
-using fuzz::kType;
-
-struct LinearModel : fuzz::HardQueryModel<LinearModel> {
-  static constexpr const char* kName = "linear CCD";
-  struct Item {
-    test::HardQuery h;
-  };
-  using OracleResult = Result;
-
-  static void decode_item(test::Entropy& e, const Header&, Item& item) { item.h = test::decode_query(e, kType); }
-  static std::string note(const Item&) { return ""; }
-  static std::string lines(const Item&) { return ""; }
-
-  using Soa = fuzz::SoaCoords;
-  static BatchStats batch(const Soa& soa, bool xsimd, const Options& o, const BatchResults& r, std::size_t begin,
-                          std::size_t end) {
-#ifdef SIMDCCD_FUZZ_HAVE_XSIMD
-    if (xsimd) return linear_ccd_xsimd(soa.view, o, r, begin, end);
-#else
-    (void)xsimd;
-#endif
-    return linear_ccd(soa.view, o, r, begin, end);
-  }
-  static void indexed_ccd(const IndexedQueries& q, const Options& o, const BatchResults& r, std::size_t begin,
-                          std::size_t end) {
-    linear_ccd(q, o, r, begin, end);
-  }
-  /// The mesh takes the query's points in their own order.
-  static std::array<int, 4> vertex_order(const Item&) { return {0, 1, 2, 3}; }
-
-  static bool stats_consistent(const BatchStats& s, std::uint64_t invalid) {
-    return s.screened_out + s.root_stage + invalid <= s.queries;
-  }
-
-  static Result oracle(const Options&, const Item& item) { return exact_ccd(kType, item.h.query); }
-  static bool oracle_decided(const Result&) { return true; }
-  static const Result& as_result(const Result& r) { return r; }
-  static std::string describe(const Result& r) { return test::describe(r); }
-};
-
-}  // namespace
+#include "linear_model.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  return simdccd::fuzz::Harness<LinearModel>::test_one_input(data, size);
+  return simdccd::fuzz::Harness<simdccd::fuzz::LinearModel<false>>::test_one_input(data, size);
 }

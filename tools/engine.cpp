@@ -39,9 +39,10 @@ void store(const Result& r, std::size_t k, Answers& answers) {
   answers.status[k] = r.status;
 }
 
-/// One query's oracle answer, of a deformable model, into entry k of `answers`.
-template <class Q>
-void decide_one(Model model, QueryType type, const Q& query, std::size_t k, Answers& answers) {
+/// One query's oracle answer, of a deformable model, into entry k of
+/// `answers`; `d` the linear model's minimum separation.
+template <class Q, class D>
+void decide_one(Model model, QueryType type, const Q& query, const D& d, std::size_t k, Answers& answers) {
   if (model == Model::spacetime) {
     const SpacetimeResult r = spacetime_exact_ccd(type, query, kQueryOrderIds);
     answers.hit[k] = r.hit;
@@ -49,12 +50,12 @@ void decide_one(Model model, QueryType type, const Q& query, std::size_t k, Answ
     answers.status[k] = r.status;
     return;
   }
-  const Result r = exact_ccd(type, query);
+  const Result r = exact_ccd(type, query, d);
   store(r, k, answers);
-  answers.contact_roots[k] = r.contact_roots;
+  if (!answers.contact_roots.empty()) answers.contact_roots[k] = r.contact_roots;
 }
 
-BatchStats decide_oracle(Model model, double expel, const Batch& batch, std::size_t begin, std::size_t end,
+BatchStats decide_oracle(Model model, double expel, double min_distance, const Batch& batch, std::size_t begin, std::size_t end,
                          int threads, Answers& answers) {
   const QueryType type = batch.type();
   return parallel_ranges(begin, end, threads, kOracleGrain, [&](std::size_t b, std::size_t e) {
@@ -68,9 +69,9 @@ BatchStats decide_oracle(Model model, double expel, const Batch& batch, std::siz
         store(r, k, answers);
         if (!answers.contact_roots.empty()) answers.contact_roots[k] = r.contact_roots;
       } else if (batch.rational.empty()) {
-        decide_one(model, type, batch.doubles->query(i), k, answers);
+        decide_one(model, type, batch.doubles->query(i), min_distance, k, answers);
       } else {
-        decide_one(model, type, batch.rational[i], k, answers);
+        decide_one(model, type, batch.rational[i], mpq_class(min_distance), k, answers);
       }
       ++stats.queries;
       stats.hits += answers.hit[k];
@@ -89,10 +90,12 @@ std::vector<std::string> runnable_targets() {
 }
 
 Engine::Engine(Mode mode, std::optional<std::string_view> target, unsigned threads, Model model,
-               double expel)
-    : mode_(mode), model_(model), expel_(expel) {
+               double expel, double min_distance)
+    : mode_(mode), model_(model), expel_(expel), min_distance_(min_distance) {
   if (expel != 0 && !is_rigid(model)) throw UsageError("--expel needs --model translation or rotation");
   if (!(expel >= 0 && expel <= kMaxRigidCoordinate)) throw UsageError("--expel must be a number in [0, 2^60]");
+  if (min_distance != 0 && model != Model::linear) throw UsageError("--min-distance needs --model linear");
+  if (!valid_min_distance(min_distance)) throw UsageError("--min-distance must be a number in [0, 2^60]");
   // oneTBB never runs more threads than cores, so report what it can run.
   const int cores = tbb::info::default_concurrency();
   threads_ = threads == 0 ? cores : static_cast<int>(std::min<unsigned>(threads, cores));
@@ -123,8 +126,10 @@ Engine Engine::from_args(const Args& args) {
   if (threads && (n == 0 || n > 4096)) throw UsageError("--threads must be 1 to 4096");
   double expel = 0;
   if (const auto e = args.value("--expel")) expel = parse_double("--expel", *e);
+  double min_distance = 0;
+  if (const auto d = args.value("--min-distance")) min_distance = parse_double("--min-distance", *d);
   return Engine(parse_mode_option(args.value("--mode")), args.value("--target"),
-                static_cast<unsigned>(n), parse_model_option(args.value("--model")), expel);
+                static_cast<unsigned>(n), parse_model_option(args.value("--model")), expel, min_distance);
 }
 
 BatchStats Engine::decide(const Batch& batch, std::size_t begin, std::size_t end,
@@ -133,9 +138,10 @@ BatchStats Engine::decide(const Batch& batch, std::size_t begin, std::size_t end
   answers.hit.resize(n);
   answers.toi.resize(n);
   answers.status.resize(n);
-  const bool roots = mode_ == Mode::oracle && (model_ == Model::linear || is_rigid(model_)) && expel_ == 0;
+  const bool roots =
+      mode_ == Mode::oracle && (model_ == Model::linear || is_rigid(model_)) && expel_ == 0 && min_distance_ == 0;
   answers.contact_roots.resize(roots ? n : 0);
-  if (mode_ == Mode::oracle) return decide_oracle(model_, expel_, batch, begin, end, threads_, answers);
+  if (mode_ == Mode::oracle) return decide_oracle(model_, expel_, min_distance_, batch, begin, end, threads_, answers);
 
   const BatchResults out = answers.results();
   const ParallelOptions parallel{.threads = threads_};
@@ -146,7 +152,7 @@ BatchStats Engine::decide(const Batch& batch, std::size_t begin, std::size_t end
     return rigid_ccd_parallel(queries, options, out, parallel);
   }
   const SoaQueries queries = batch.doubles->view(begin, end);
-  const Options options{.mode = mode_};
+  const Options options{.mode = mode_, .min_distance = min_distance_};
   if (model_ == Model::spacetime) {
     const SpacetimeIdArrays ids{};  // all zero: kQueryOrderIds' order (see engine.hpp)
     if (xsimd_) {

@@ -57,7 +57,7 @@ inline constexpr std::string_view kXsimdTarget = "xsimd";
 /// The options that choose an Engine, for the option tables of the commands.
 inline constexpr OptionSpec kEngineOptions[] = {
     {"--mode", true},    {"--model", true},   {"--target", true},
-    {"--threads", true}, {"--verify", false}, {"--expel", true}};
+    {"--threads", true}, {"--verify", false}, {"--expel", true}, {"--min-distance", true}};
 
 /// The ids of the four query points (SpacetimeIds) that the space-time model
 /// uses for queries without mesh vertex ids (CSV files, the random workload):
@@ -78,17 +78,21 @@ class Engine {
   /// spacetime_exact_ccd with kQueryOrderIds; the rigid models rigid_ccd
   /// (_parallel) or rigid_exact_ccd with the expel zone `expel` (rigid
   /// models only: UsageError otherwise, or when not in [0, 2^60], or with
-  /// the xsimd target, which has no rigid entry).
+  /// the xsimd target, which has no rigid entry). `min_distance`:
+  /// Options::min_distance of the linear model (UsageError with another
+  /// model, or when not a valid_min_distance).
   Engine(Mode mode, std::optional<std::string_view> target, unsigned threads,
-         Model model = Model::linear, double expel = 0);
-  /// The same from the options --mode, --model, --target, --threads and --expel (kEngineOptions).
+         Model model = Model::linear, double expel = 0, double min_distance = 0);
+  /// The same from the options --mode, --model, --target, --threads, --expel
+  /// and --min-distance (kEngineOptions).
   static Engine from_args(const Args& args);
   /// The oracle of the same model on as many threads: what --verify runs.
-  Engine verifier() const { return Engine(Mode::oracle, std::nullopt, threads_, model_, expel_); }
+  Engine verifier() const { return Engine(Mode::oracle, std::nullopt, threads_, model_, expel_, min_distance_); }
 
   Mode mode() const { return mode_; }
   Model model() const { return model_; }
   double expel() const { return expel_; }
+  double min_distance() const { return min_distance_; }
   /// The implementation's name ("AVX2", "double", "xsimd"), "none" for the oracle.
   const std::string& target() const { return target_; }
   int threads() const { return threads_; }
@@ -100,6 +104,7 @@ class Engine {
   Mode mode_;
   Model model_;
   double expel_;
+  double min_distance_;
   std::string target_;
   int threads_;
   bool xsimd_ = false;

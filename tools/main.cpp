@@ -49,6 +49,12 @@ KERNEL OPTIONS, of check, random and step:
                   the motion too (see random). Not with step or xsimd.
   --expel E       the expel zone's thickness e of the rigid models (default
                   0: plain contact; e > 0: van Waveren's rules, rigid_ccd.hpp)
+  --min-distance D  the linear model's minimum separation d in [0, 2^60]
+                  (default 0: contact): a query hits when its primitives come
+                  within Euclidean distance d (toi = 0 when they start within
+                  it); step widens the swept boxes by d/2. The files' truth
+                  is of contact: it only informs (lin_* columns), but a
+                  contact the run misses (lin_FN) still fails it.
   --mode M        how queries are decided (default: the first):
 )");
   for (const ModeEntry& e : available_modes()) {
@@ -166,7 +172,10 @@ step    One simulation step: the mesh at t=0 (FRAME0) and t=1 (FRAME1, same
         kernels on every candidate (narrow phase), all in one library call
         (simdccd/step.hpp). --model linear (default) or spacetime (the ids
         the mesh's vertex indices, so the mesh stays watertight); not with
-        --target xsimd or --verify.
+        --target xsimd. --verify decides every candidate with the model's
+        oracle (at the --min-distance) and prints its false negatives, false
+        positives and tois after the oracle's (JSON oracle_false_negatives,
+        oracle_false_positives, oracle_late_toi).
         --truth  the data set's candidate lists (boxes/<n>vf.json,
                  <n>ee.json) and their truth (mma_bool/...): a pair collides
                  iff it is listed with truth true; every other pair does not.

@@ -71,6 +71,7 @@ JsonObject json_of(const RunInfo& run, const Tally& t, JsonObject j = {}) {
   j.add("mode", to_string(run.engine.mode()))
       .add("model", to_string(run.engine.model()));
   if (is_rigid(run.engine.model())) j.add_precise("expel", run.engine.expel());
+  if (run.engine.model() == Model::linear) j.add_precise("min_distance", run.engine.min_distance());
   j.add("target", run.engine.target())
       .add("threads", std::uint64_t(run.engine.threads()))
       .add("queries", t.queries);
@@ -159,10 +160,11 @@ std::string RunInfo::describe() const {
   const std::string verified = linear                     ? ", verified by the oracle"
                                : model == Model::spacetime ? ", verified by the space-time oracle"
                                                            : ", verified by the rigid oracle";
-  char expel[64] = "";
-  if (engine.expel() != 0) std::snprintf(expel, sizeof expel, ", expel %g", engine.expel());
+  char extra[64] = "";
+  if (engine.expel() != 0) std::snprintf(extra, sizeof extra, ", expel %g", engine.expel());
+  if (engine.min_distance() != 0) std::snprintf(extra, sizeof extra, ", min_distance %g", engine.min_distance());
   return "mode " + std::string(to_string(engine.mode())) +
-         (linear ? "" : ", model " + std::string(to_string(model))) + expel + ", target " +
+         (linear ? "" : ", model " + std::string(to_string(model))) + extra + ", target " +
          engine.target() + ", " + plural(engine.threads(), "thread") + (verify ? verified : "");
 }
 

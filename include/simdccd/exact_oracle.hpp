@@ -27,4 +27,19 @@ Result exact_ccd(QueryType type, const RationalQuery& q);
 /// Same for doubles (read exactly). Non-finite input gives `invalid_input`.
 Result exact_ccd(QueryType type, const Query& q);
 
+/// Minimum separation d >= 0: the query hits when the closed primitives are
+/// within Euclidean distance d of each other at some t in [0,1] (already at
+/// t=0: toi 0), and [toi_lo, toi_hi] encloses the earliest such t. Decided
+/// feature pair by feature pair (vertex-vertex, vertex-edge, vertex-face;
+/// EE also edge-edge interiors), each a conjunction of polynomial sign
+/// conditions on squared distances, by their exact signs at the candidate
+/// times (0 and the polynomials' roots). d = 0 is exact_ccd above, bit for
+/// bit; for d > 0, contact_roots is 0 and always_coplanar false. A
+/// negative d is invalid_input.
+Result exact_ccd(QueryType type, const RationalQuery& q, const mpq_class& min_distance);
+
+/// Same for doubles. `invalid_input` for non-finite input or a min_distance
+/// that is not a valid_min_distance (options.hpp).
+Result exact_ccd(QueryType type, const Query& q, double min_distance);
+
 }  // namespace simdccd

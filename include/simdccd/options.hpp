@@ -21,6 +21,17 @@ struct Options {
   Mode mode = Mode::exact;
   /// Width of the bracket to which floating-point kernels refine a root (E_tol).
   double time_tolerance = 1e-9;
+  /// Minimum separation d (linear model): a query hits when its primitives
+  /// come within Euclidean distance d of each other (exact_oracle.hpp). 0:
+  /// contact. The space-time model takes 0 only. Any value that is not a
+  /// valid_min_distance makes every query of the batch invalid_input.
+  double min_distance = 0;
 };
+
+/// The largest minimum separation, as large as the coordinates (query.hpp).
+inline constexpr double kMaxMinDistance = 0x1p60;
+
+/// 0 <= d <= kMaxMinDistance (so no NaN).
+inline bool valid_min_distance(double d) { return d >= 0 && d <= kMaxMinDistance; }
 
 }  // namespace simdccd

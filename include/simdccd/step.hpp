@@ -34,7 +34,10 @@ enum class StepModel : std::uint8_t {
 std::string_view to_string(StepModel model);
 
 struct StepOptions {
-  Options narrow;            ///< mode and time tolerance of the kernels
+  /// Mode and time tolerance of the kernels, and with the linear model the
+  /// minimum separation d (Options::min_distance): then every swept box also
+  /// widens by d/2 (rounded up), so no pair that comes within d is dropped.
+  Options narrow;
   StepModel model = StepModel::linear;
   double margin = 0;         ///< widens every swept box (broad_phase.hpp); >= 0
   int threads = 0;           ///< 0: all cores
@@ -80,7 +83,9 @@ struct StepResult {
 /// guarantees of options.narrow.mode (linear_ccd.hpp, spacetime_ccd.hpp).
 /// Vertices with a non-finite coordinate, or beyond 2^60, make their pairs
 /// invalid queries (counted in stats.vf/ee.invalid), never silent misses.
-/// std::invalid_argument for a `model` that is no StepModel.
+/// std::invalid_argument for a `model` that is no StepModel, and for a
+/// narrow.min_distance that is not a valid_min_distance or not 0 with the
+/// space-time model.
 StepResult ccd_step(const Mesh& mesh, const StepOptions& options = {});
 
 /// A candidate pair or a Collision as the kernels decide it: its query (VF:

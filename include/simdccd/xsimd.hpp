@@ -30,6 +30,7 @@
 #include <cstddef>
 
 #include "simdccd/linear/tile_io.hpp"
+#include "simdccd/linear/separation-inl.h"
 #include "simdccd/linear/tile_kernel-inl.h"
 #include "simdccd/linear_ccd.hpp"
 #include "simdccd/simd/xsimd_lanes.hpp"
@@ -50,6 +51,14 @@ TileFunction xsimd_tile_function(QueryType type) {
              : &portable::decide_tile<simd::XsimdLanes<Arch>, QueryType::edge_edge>;
 }
 
+/// decide_separation_tile on xsimd batches of Arch.
+template <class Arch>
+SeparationFunction xsimd_separation_function(QueryType type) {
+  return type == QueryType::vertex_face
+             ? &portable::decide_separation_tile<simd::XsimdLanes<Arch>, QueryType::vertex_face>
+             : &portable::decide_separation_tile<simd::XsimdLanes<Arch>, QueryType::edge_edge>;
+}
+
 }  // namespace linear
 
 /// linear_ccd() on xsimd batches of Arch: decides queries [begin, end),
@@ -57,15 +66,15 @@ TileFunction xsimd_tile_function(QueryType type) {
 template <class Arch = xsimd::default_arch>
 BatchStats linear_ccd_xsimd(const SoaQueries& queries, const Options& options,
                             const BatchResults& out, std::size_t begin, std::size_t end) {
-  return linear::run_tiles(queries, options, out, begin, end,
-                           linear::xsimd_tile_function<Arch>(queries.type));
+  return linear::run_tiles(queries, options, out, begin, end, linear::xsimd_tile_function<Arch>(queries.type),
+                           linear::xsimd_separation_function<Arch>(queries.type));
 }
 
 template <class Arch = xsimd::default_arch>
 BatchStats linear_ccd_xsimd(const IndexedQueries& queries, const Options& options,
                             const BatchResults& out, std::size_t begin, std::size_t end) {
-  return linear::run_tiles(queries, options, out, begin, end,
-                           linear::xsimd_tile_function<Arch>(queries.type));
+  return linear::run_tiles(queries, options, out, begin, end, linear::xsimd_tile_function<Arch>(queries.type),
+                           linear::xsimd_separation_function<Arch>(queries.type));
 }
 
 namespace spacetime {

@@ -22,7 +22,8 @@ namespace {
 template <class Queries>
 BatchStats run(const Queries& queries, const Options& options, const BatchResults& out,
                std::size_t begin, std::size_t end) {
-  return linear::run_tiles(queries, options, out, begin, end, linear::active_tile_function(queries.type));
+  return linear::run_tiles(queries, options, out, begin, end, linear::active_tile_function(queries.type),
+                           linear::active_separation_function(queries.type));
 }
 
 std::size_t count_of(const SoaQueries& q) { return q.count; }

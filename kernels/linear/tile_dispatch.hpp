@@ -8,5 +8,7 @@ namespace simdccd::linear {
 
 /// The tile kernel of the active implementation (targets.hpp) for `type`.
 TileFunction active_tile_function(QueryType type);
+/// Its minimum-separation kernel.
+SeparationFunction active_separation_function(QueryType type);
 
 }  // namespace simdccd::linear

@@ -29,9 +29,11 @@ void load_tile(const IndexedQueries& queries, std::size_t begin, std::size_t cou
   }
 }
 
-BatchStats store_tile(const Tile& tile, QueryType type, Mode mode, const BatchResults& out,
+BatchStats store_tile(const Tile& tile, QueryType type, Mode mode, double min_distance, const BatchResults& out,
                       std::size_t begin) {
-  return simd::store_answers(tile, mode, out, begin, [&](std::size_t i) { return exact_ccd(type, query_of(tile, i)); });
+  return simd::store_answers(tile, mode, out, begin, [&](std::size_t i) {
+    return exact_ccd(type, query_of(tile, i), min_distance);
+  });
 }
 
 }  // namespace simdccd::linear

@@ -78,6 +78,7 @@
 #include "conversions.hpp"
 #include "exact/contact.hpp"
 #include "exact/earliest_where.hpp"
+#include "exact/within_distance.hpp"
 #include "rigid/motion_formulas.hpp"
 
 namespace simdccd {
@@ -172,50 +173,35 @@ std::optional<Enclosure> vertex_face_zone(const Scene& scene) {
   const PolyVec3& X = scene.motion.X[0];
   const std::array<PolyVec3, 3> f = {scene.still[1], scene.still[2], scene.still[3]};
   const PolyVec3 n = cross(f[1] - f[0], f[2] - f[0]);
-  const Poly nn = dot(n, n);
-  if (nn.is_zero()) return std::nullopt;  // a degenerate face has no front
+  if (dot(n, n).is_zero()) return std::nullopt;  // a degenerate face has no front
   const PolyVec3 D = velocity(X, W);
   const Poly H = dot(n, X - W * f[0]);
   const Poly N = dot(n, D);
   if (N.is_zero()) return std::nullopt;  // h constant: never strictly decreasing
-  const Poly Z = scene.expel * scene.expel * nn * (W * W) - H * H;
+  // Within e of the triangle: its vertices, edges, face (the face's
+  // polynomials: |n|^2, Z = e^2 |n|^2 W^2 - H^2, the edge sides B_i).
+  const std::vector<exact::Feature> near = exact::point_triangle_features(X, W, f, scene.expel * scene.expel);
+  const std::vector<Poly>& face = near.back().polys;
+  const Poly& Z = face[1];
+  const std::array<Poly, 3> B = {face[2], face[3], face[4]};
   // In the zone and approaching: a necessary condition, cheaper to decide
   // first (most queries fail it).
   const auto approaching = [&](SignsAt& at) {
     return at.sign(H) >= 0 && at.sign(Z) >= 0 && at.right_sign(N) < 0;
   };
   if (!exact::earliest_where(std::array{&H, &Z, &N}, approaching)) return std::nullopt;
-  std::array<PolyVec3, 3> K, edges;
-  std::array<Poly, 3> S, B, T, T1, E, P;
-  const mpq_class e2 = scene.expel * scene.expel;
-  const Poly W2 = W * W;
+  std::array<PolyVec3, 3> edges;
+  std::array<Poly, 3> S;
   for (int i = 0; i < 3; ++i) {
-    const PolyVec3 &fi = f[i], &fj = f[(i + 1) % 3];
-    edges[i] = fj - fi;
-    K[i] = W * cross(fi, fj) + cross(edges[i], X);
-    S[i] = dot(D, K[i]);
-    B[i] = dot(n, K[i]);
-    const PolyVec3 r = X - W * fi;
-    const Poly ee = dot(edges[i], edges[i]);
-    T[i] = dot(r, edges[i]);
-    T1[i] = ee * W - T[i];
-    const PolyVec3 c = cross(r, edges[i]);
-    E[i] = e2 * ee * W2 - dot(c, c);
-    P[i] = e2 * W2 - dot(r, r);
+    edges[i] = f[(i + 1) % 3] - f[i];
+    S[i] = dot(D, W * cross(f[i], f[(i + 1) % 3]) + cross(edges[i], X));
   }
-  const auto near_triangle = [&](SignsAt& at) {
-    if (at.sign(B[0]) >= 0 && at.sign(B[1]) >= 0 && at.sign(B[2]) >= 0 && at.sign(Z) >= 0) return true;
-    for (int i = 0; i < 3; ++i) {
-      if (at.sign(P[i]) >= 0) return true;
-      if (at.sign(T[i]) >= 0 && at.sign(T1[i]) >= 0 && at.sign(E[i]) >= 0) return true;
-    }
-    return false;
-  };
-  const std::array<const Poly*, 21> polys = {&H,    &Z,    &N,    &S[0], &S[1],  &S[2],  &B[0],
-                                             &B[1], &B[2], &T[0], &T[1], &T[2],  &T1[0], &T1[1],
-                                             &T1[2], &E[0], &E[1], &E[2], &P[0], &P[1], &P[2]};
+  std::vector<const Poly*> polys = {&H, &N, &S[0], &S[1], &S[2]};
+  for (const exact::Feature& feature : near) {
+    for (const Poly& p : feature.polys) polys.push_back(&p);
+  }
   return exact::earliest_where(polys, [&](SignsAt& at) {
-    if (!approaching(at) || !near_triangle(at)) return false;
+    if (!approaching(at) || !exact::any_holds(near, at)) return false;
     if (at.sign(N) < 0) {
       return at.sign(S[0]) <= 0 && at.sign(S[1]) <= 0 && at.sign(S[2]) <= 0;
     }

@@ -113,14 +113,7 @@ BatchStats store_tile(const Tile& tile, QueryType type, RigidMotionType motion, 
 template <class Queries>
 BatchStats run_tiles(const Queries& queries, RigidMotionType motion, const RigidOptions& options,
                      const BatchResults& out, std::size_t begin, std::size_t end, TileFunction decide) {
-  BatchStats stats;
-  if (!valid_expel(options.expel)) {
-    for (std::size_t o = begin; o < end; ++o) {
-      out.hit[o] = 0, out.toi[o] = std::numeric_limits<double>::infinity(), out.status[o] = Status::invalid_input;
-    }
-    stats.queries = stats.invalid = end - begin;
-    return stats;
-  }
+  if (!valid_expel(options.expel)) return simd::all_invalid(out, begin, end);
   const Options narrow{options.mode, options.time_tolerance};
   return simd::for_each_tile<Tile>(
       queries, narrow, begin, end,

@@ -151,6 +151,12 @@ Answer answer_of(double verdict, double toi, double piece, bool screened, Mode m
 
 }  // namespace
 
+BatchStats invalid_answers(const SpacetimeResults& out, std::size_t begin, std::size_t end) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (std::size_t o = begin; o < end; ++o) write_contact(out, o, kNoPiece, {nan, nan, nan}, 3);
+  return simd::all_invalid(out, begin, end);
+}
+
 BatchStats store_tile(const Tile& tile, QueryType type, Mode mode, const SpacetimeResults& out,
                       std::size_t begin) {
   // The tile holds each primitive's vertices in id order: increasing ids give

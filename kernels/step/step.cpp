@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -33,6 +34,23 @@ NarrowPhase narrow_phase(StepModel model) {
       return &spacetime_ccd;
   }
   throw std::invalid_argument("StepOptions::model " + std::to_string(int(model)) + " is no StepModel");
+}
+
+// The swept boxes' widening: the margin and half the minimum separation, so
+// that two boxes of primitives within d still overlap (rounding to nearest is
+// monotone, so lo - h <= hi' + h holds in doubles whenever it holds exactly).
+double box_margin(const StepOptions& options) {
+  const double d = options.narrow.min_distance;
+  if (!valid_min_distance(d)) {
+    throw std::invalid_argument("StepOptions::narrow.min_distance must be in [0, 2^60]");
+  }
+  if (d != 0 && options.model != StepModel::linear) {
+    throw std::invalid_argument("StepOptions::narrow.min_distance > 0 needs the linear model");
+  }
+  double half = d / 2;
+  if (2 * half < d) half = std::nextafter(half, INFINITY);  // d/2 below the least subnormal
+  if (half == 0 || options.margin == 0) return options.margin + half;
+  return std::nextafter(options.margin + half, INFINITY);  // at least the exact sum
 }
 
 // What one sweep chunk found.
@@ -83,11 +101,12 @@ void append(std::vector<T>& to, const std::vector<T>& from) {
 StepResult run_step(const Mesh& mesh, MeshBoxes& boxes, SortAndSweep& sweep, bool incremental,
                     const StepOptions& options) {
   const NarrowPhase decide = narrow_phase(options.model);
+  const double margin = box_margin(options);
   const auto start = Clock::now();
   std::vector<ChunkResult> chunks;
   double setup_seconds = 0;
   const auto body = [&] {
-    compute_swept_boxes(mesh, options.margin, boxes);
+    compute_swept_boxes(mesh, margin, boxes);
     incremental ? sweep.resort(mesh, boxes) : sweep.sort(mesh, boxes);
     setup_seconds = seconds_since(start);
     chunks.resize(sweep.chunk_count());

@@ -12,6 +12,9 @@ namespace simdccd::linear {
 
 /// A kernel instantiation: decides a loaded tile.
 using TileFunction = void (*)(Tile& tile, double tolerance);
+/// The minimum-separation kernel (separation-inl.h): decides a loaded tile
+/// for Options::min_distance > 0.
+using SeparationFunction = void (*)(Tile& tile, double tolerance, double min_distance);
 
 /// Copies queries [begin, begin + count) into the tile (count <= kTileSize).
 void load_tile(const SoaQueries& queries, std::size_t begin, std::size_t count, Tile& tile);
@@ -23,16 +26,24 @@ void load_tile(const IndexedQueries& queries, std::size_t begin, std::size_t cou
 /// `out`. Uncertain queries become hits (conservative) or go to the exact
 /// oracle (exact); in oracle mode every query goes to the oracle and the
 /// tile need not have been decided.
-BatchStats store_tile(const Tile& tile, QueryType type, Mode mode, const BatchResults& out,
+/// With min_distance > 0 the oracle decides minimum separation.
+BatchStats store_tile(const Tile& tile, QueryType type, Mode mode, double min_distance, const BatchResults& out,
                       std::size_t begin);
 
-/// The loop over tiles that every entry shares.
+/// The loop over tiles that every entry shares: `decide` for contact,
+/// `separate` for Options::min_distance > 0 (invalid_input for every query
+/// when it is not a valid_min_distance).
 template <class Queries>
 BatchStats run_tiles(const Queries& queries, const Options& options, const BatchResults& out,
-                     std::size_t begin, std::size_t end, TileFunction decide) {
-  return simd::for_each_tile<Tile>(queries, options, begin, end, decide, [&](const Tile& tile, std::size_t first) {
-    return store_tile(tile, queries.type, options.mode, out, first);
-  });
+                     std::size_t begin, std::size_t end, TileFunction decide, SeparationFunction separate) {
+  const double d = options.min_distance;
+  if (!valid_min_distance(d)) return simd::all_invalid(out, begin, end);
+  const auto store = [&](const Tile& tile, std::size_t first) {
+    return store_tile(tile, queries.type, options.mode, d, out, first);
+  };
+  if (d == 0) return simd::for_each_tile<Tile>(queries, options, begin, end, decide, store);
+  return simd::for_each_tile<Tile>(
+      queries, options, begin, end, [&](Tile& tile, double tolerance) { separate(tile, tolerance, d); }, store);
 }
 
 }  // namespace simdccd::linear

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <limits>
 
 #include "simdccd/linear_ccd.hpp"
 #include "simdccd/simd/tile.hpp"
@@ -26,6 +27,17 @@ BatchStats for_each_tile(const Queries& queries, const Options& options, std::si
     if (options.mode != Mode::oracle) decide(tile, options.time_tolerance);
     stats += store(static_cast<const TileT&>(tile), first);
   }
+  return stats;
+}
+
+/// Answers queries [begin, end) invalid_input (options out of their
+/// domain, such as a bad Options::min_distance): every query counted.
+inline BatchStats all_invalid(const BatchResults& out, std::size_t begin, std::size_t end) {
+  for (std::size_t o = begin; o < end; ++o) {
+    out.hit[o] = 0, out.toi[o] = std::numeric_limits<double>::infinity(), out.status[o] = Status::invalid_input;
+  }
+  BatchStats stats;
+  stats.queries = stats.invalid = end - begin;
   return stats;
 }
 

@@ -36,6 +36,10 @@ inline BatchStats store_tile(const Tile& tile, QueryType type, Mode mode, const 
   return store_tile(tile, type, mode, SpacetimeResults{out}, begin);
 }
 
+/// Answers queries [begin, end) invalid_input, without contact (the
+/// space-time model takes Options::min_distance = 0 only).
+BatchStats invalid_answers(const SpacetimeResults& out, std::size_t begin, std::size_t end);
+
 inline QueryType type_of(const IdentifiedQueries& q) { return q.type(); }
 inline QueryType type_of(const IndexedQueries& q) { return q.type; }
 
@@ -44,6 +48,7 @@ inline QueryType type_of(const IndexedQueries& q) { return q.type; }
 template <class Queries, class Results>
 BatchStats run_tiles(const Queries& queries, const Options& options, const Results& out,
                      std::size_t begin, std::size_t end, TileFunction decide) {
+  if (options.min_distance != 0) return invalid_answers(SpacetimeResults{out}, begin, end);
   return simd::for_each_tile<Tile>(queries, options, begin, end, decide, [&](const Tile& tile, std::size_t first) {
     return store_tile(tile, type_of(queries), options.mode, out, first);
   });
@@ -67,6 +72,7 @@ template <class Results>
 BatchStats run_planar_tiles(const PlanarIdentifiedQueries& queries, const Options& options,
                             const Results& out, std::size_t begin, std::size_t end,
                             PlanarTileFunction decide) {
+  if (options.min_distance != 0) return invalid_answers(SpacetimeResults{out}, begin, end);
   return simd::for_each_tile<PlanarTile>(queries, options, begin, end, decide, [&](const PlanarTile& tile, std::size_t first) {
     return store_tile(tile, options.mode, SpacetimeResults{out}, first);
   });
