@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "query_files.hpp"
+#include "simdccd/options.hpp"
 
 namespace simdccd::bench {
 
@@ -40,6 +41,24 @@ std::vector<int> parse_thread_list(std::string_view list) {
     counts.push_back(static_cast<int>(n));
   }
   return counts;
+}
+
+std::vector<double> parse_distance_list(std::string_view list) {
+  std::vector<double> distances;
+  for (const std::string& t : split(list)) {
+    const double d = cli::parse_double("--min-distance", t);
+    if (!valid_min_distance(d)) throw cli::UsageError("--min-distance values must be in [0, 2^60]");
+    distances.push_back(d);
+  }
+  if (distances.empty()) throw cli::UsageError("--min-distance: no distance");
+  return distances;
+}
+
+std::string distance_suffix(double d) {
+  if (d == 0) return "";
+  char s[40];
+  std::snprintf(s, sizeof s, " d=%g", d);
+  return s;
 }
 
 void write_text(const std::filesystem::path& path, std::string_view text) {

@@ -21,6 +21,10 @@ bool help_requested(const cli::Args& args, const char* usage);
 std::vector<std::string> split(std::string_view list);
 /// "1,2": thread counts; UsageError outside 1..4096.
 std::vector<int> parse_thread_list(std::string_view list);
+/// "0,0.001": minimum separations; UsageError outside [0, 2^60].
+std::vector<double> parse_distance_list(std::string_view list);
+/// "" for 0, else " d=D" (D as %g): names the rows of a minimum separation.
+std::string distance_suffix(double d);
 
 /// Writes `text` to `path`, creating its folder; InputError when it cannot.
 void write_text(const std::filesystem::path& path, std::string_view text);

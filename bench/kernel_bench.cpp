@@ -49,6 +49,8 @@ Usage: simdccd_bench [--count N] [--seed S] [--simulation DIR] [--targets LIST]
   --threads LIST      comma-separated (default 1,2); counts over the cores are skipped
   --model LIST        comma-separated motion models (default linear,spacetime);
                       spacetime uses the vertex ids 0,1,2,3 (query point order)
+  --min-distance LIST comma-separated minimum separations (default 0); the
+                      linear model runs each, its workloads named "... d=D"
   --min-time SECONDS  time per measurement, repeating the batch (default 0.2)
   --out DIR           default: )" SIMDCCD_BENCH_RESULTS R"(
 
@@ -91,8 +93,8 @@ int run_kernel_bench(std::span<const std::string_view> argv) {
   static constexpr OptionSpec kOptions[] = {
       {"--count", true},   {"--seed", true},    {"--simulation", true},
       {"--targets", true}, {"--threads", true}, {"--min-time", true},
-      {"--model", true},   {"--out", true},     {"--help", false},
-      {"-h", false}};
+      {"--model", true},   {"--out", true},     {"--min-distance", true},
+      {"--help", false},   {"-h", false}};
   const Args args(argv, kOptions);
   if (help_requested(args, kUsage)) return 0;
   const std::uint64_t count = parse_uint("--count", args.value("--count").value_or("1000000"));
@@ -107,6 +109,7 @@ int run_kernel_bench(std::span<const std::string_view> argv) {
     if (std::ranges::find(models, model) == models.end()) models.push_back(model);
   }
   if (models.empty()) throw UsageError("--model needs linear, spacetime or both");
+  const std::vector<double> distances = parse_distance_list(args.value("--min-distance").value_or("0"));
 
   const std::string cpu = cpu_model();
   std::printf("simdccd_bench: queries per second\ncpu: %s\n", cpu.c_str());
@@ -120,20 +123,24 @@ int run_kernel_bench(std::span<const std::string_view> argv) {
   std::vector<Measurement> rows;
   const auto bench_workload = [&](const Workload& w) {
     for (const Model model : models) {
-      for (const Mode mode : {Mode::conservative, Mode::exact}) {
-        std::optional<Measurement> baseline;
-        for (const int threads : thread_counts) {
-          for (const std::string& target : targets) {
-            const Engine engine(mode, target, static_cast<unsigned>(threads), model);
-            if (engine.threads() != threads) continue;  // more than the cores
-            Measurement m = measure(w.name, Batch{w.queries}, engine, min_time);
-            if (target == kBaseline && threads == 1) baseline = m;
-            m.ratio = baseline ? m.rate / baseline->rate : 0;
-            // Every implementation must give the same answers (linear_ccd.hpp,
-            // spacetime_ccd.hpp).
-            print_row(m, baseline && m.stats.hits != baseline->stats.hits);
-            std::fflush(stdout);
-            rows.push_back(m);
+      for (const double d : distances) {
+        if (d != 0 && model != Model::linear) continue;  // minimum separation: linear only
+        const std::string name = w.name + distance_suffix(d);
+        for (const Mode mode : {Mode::conservative, Mode::exact}) {
+          std::optional<Measurement> baseline;
+          for (const int threads : thread_counts) {
+            for (const std::string& target : targets) {
+              const Engine engine(mode, target, static_cast<unsigned>(threads), model, 0, d);
+              if (engine.threads() != threads) continue;  // more than the cores
+              Measurement m = measure(name, Batch{w.queries}, engine, min_time);
+              if (target == kBaseline && threads == 1) baseline = m;
+              m.ratio = baseline ? m.rate / baseline->rate : 0;
+              // Every implementation must give the same answers (linear_ccd.hpp,
+              // spacetime_ccd.hpp).
+              print_row(m, baseline && m.stats.hits != baseline->stats.hits);
+              std::fflush(stdout);
+              rows.push_back(m);
+            }
           }
         }
       }

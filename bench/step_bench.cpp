@@ -32,6 +32,8 @@ mode: decided by the oracle).
 Usage: simdccd_bench step [--simulation DIR] [--models LIST] [--threads LIST] [--repeat N] [--out DIR]
   --simulation DIR  default: )" SIMDCCD_SIMULATION R"(
   --models LIST     comma-separated: linear, spacetime (default both)
+  --min-distance LIST  comma-separated minimum separations (default 0); the
+                    linear model runs each, its rows named "linear d=D"
   --threads LIST    comma-separated (default 1,2); counts over the cores are skipped
   --repeat N        runs per measurement, the fastest kept (default 3)
   --out DIR         default: )" SIMDCCD_BENCH_RESULTS R"(
@@ -68,11 +70,12 @@ std::vector<StepModel> parse_models(std::string_view list) {
 }
 
 /// The fastest of `repeat` runs of one step: prints its row, returns its TSV line.
-std::string measure(const char* scene, const Mesh& mesh, StepModel model, Mode mode, int threads,
-                    std::uint64_t repeat) {
+std::string measure(const char* scene, const Mesh& mesh, StepModel model, double min_distance, Mode mode,
+                    int threads, std::uint64_t repeat) {
   StepOptions options;
   options.model = model;
   options.narrow.mode = mode;
+  options.narrow.min_distance = min_distance;
   options.threads = threads;
   const auto total = [](const StepResult& x) { return x.stats.broad_seconds + x.stats.narrow_seconds; };
   StepResult best;
@@ -85,7 +88,7 @@ std::string measure(const char* scene, const Mesh& mesh, StepModel model, Mode m
   const BatchStats narrow = BatchStats(s.vf) += s.ee;
   const double broad_rate = double(candidates) / s.broad_seconds;
   const double narrow_rate = double(candidates) / s.narrow_seconds;
-  const std::string mode_name(to_string(mode)), model_name(to_string(model));
+  const std::string mode_name(to_string(mode)), model_name(std::string(to_string(model)) + distance_suffix(min_distance));
   std::printf("%-18s %-9s %-12s %7d %11llu %6zu %8.3f %8.3f %9.1fM %9.1fM %7.1f%% %7.1f%% %8.3f%%\n", scene,
               model_name.c_str(), mode_name.c_str(), threads, (unsigned long long)candidates,
               best.vf.size() + best.ee.size(), s.broad_seconds, s.narrow_seconds, broad_rate / 1e6,
@@ -106,13 +109,14 @@ std::string measure(const char* scene, const Mesh& mesh, StepModel model, Mode m
 int run_step_bench(std::span<const std::string_view> argv) {
   static constexpr OptionSpec kOptions[] = {{"--simulation", true}, {"--models", true},
                                             {"--threads", true},    {"--repeat", true},
-                                            {"--out", true},        {"--help", false},
-                                            {"-h", false}};
+                                            {"--out", true},        {"--min-distance", true},
+                                            {"--help", false},      {"-h", false}};
   const Args args(argv, kOptions);
   if (help_requested(args, kUsage)) return 0;
   const fs::path dir(args.value("--simulation").value_or(SIMDCCD_SIMULATION));
   const std::vector<StepModel> models = parse_models(args.value("--models").value_or("linear,spacetime"));
   const std::vector<int> threads = parse_thread_list(args.value("--threads").value_or("1,2"));
+  const std::vector<double> distances = parse_distance_list(args.value("--min-distance").value_or("0"));
   const std::uint64_t repeat = std::max<std::uint64_t>(1, parse_uint("--repeat", args.value("--repeat").value_or("3")));
   const fs::path out = fs::path(args.value("--out").value_or(SIMDCCD_BENCH_RESULTS)) / "steps.tsv";
 
@@ -131,9 +135,12 @@ int run_step_bench(std::span<const std::string_view> argv) {
   for (const Scene& scene : kScenes) {
     const Mesh mesh = read_mesh(dir / scene.name / "frames" / scene.frame0, dir / scene.name / "frames" / scene.frame1);
     for (const StepModel model : models) {
-      for (const Mode mode : {Mode::conservative, Mode::exact}) {
-        for (const int t : threads) {
-          if (t <= cores) tsv << measure(scene.name, mesh, model, mode, t, repeat);
+      for (const double d : distances) {
+        if (d != 0 && model != StepModel::linear) continue;  // minimum separation: linear only
+        for (const Mode mode : {Mode::conservative, Mode::exact}) {
+          for (const int t : threads) {
+            if (t <= cores) tsv << measure(scene.name, mesh, model, d, mode, t, repeat);
+          }
         }
       }
     }

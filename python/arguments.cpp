@@ -28,6 +28,14 @@ void check_threads(int threads) {
   if (threads < 0) throw std::invalid_argument("threads must be >= 0 (0: all cores)");
 }
 
+double check_min_distance(double d, Model model) {
+  if (!valid_min_distance(d)) {
+    throw std::invalid_argument("min_distance must be a number in [0, 2^60], not " + std::to_string(d));
+  }
+  if (d != 0 && model != Model::linear) throw std::invalid_argument("min_distance > 0 needs model='linear'");
+  return d;
+}
+
 void check_target(const std::optional<std::string>& target, Mode mode) {
   if (target && mode == Mode::oracle) {
     throw std::invalid_argument("target picks a kernel, and mode='oracle' runs none");

@@ -22,6 +22,9 @@ Model parse_model(const std::string& name);
 Mode parse_mode_name(const std::string& name);
 /// ValueError for a negative count (0: all cores).
 void check_threads(int threads);
+/// `d` when it is a valid Options::min_distance for `model` (0, or in
+/// (0, 2^60] with the linear model); ValueError otherwise.
+double check_min_distance(double d, Model model);
 /// ValueError for a target with Mode::oracle, which runs no kernel.
 void check_target(const std::optional<std::string>& target, Mode mode);
 

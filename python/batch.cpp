@@ -35,11 +35,11 @@ BatchStats decide(Model model, const SoaQueries& queries, const SpacetimeIdArray
 }
 
 py::tuple ccd(const py::object& points, const std::string& type, const std::string& model,
-              const std::string& mode, const std::optional<std::string>& target, int threads,
-              const py::object& ids) {
+              const std::string& mode, double min_distance, const std::optional<std::string>& target,
+              int threads, const py::object& ids) {
   const QueryType query_type = parse_type(type);
   const Model motion = parse_model(model);
-  const Options options{.mode = parse_mode_name(mode)};
+  const Options options{.mode = parse_mode_name(mode), .min_distance = check_min_distance(min_distance, motion)};
   check_threads(threads);
   check_target(target, options.mode);
   Columns<double> coords = point_columns(points);
@@ -79,8 +79,8 @@ py::tuple ccd(const py::object& points, const std::string& type, const std::stri
 
 void bind_batch(py::module_& m) {
   m.def("ccd", &ccd, py::arg("points"), py::arg("type") = "vf", py::arg("model") = "linear",
-        py::arg("mode") = "exact", py::arg("target") = py::none(), py::arg("threads") = 0,
-        py::arg("ids") = py::none(),
+        py::arg("mode") = "exact", py::arg("min_distance") = 0.0, py::arg("target") = py::none(),
+        py::arg("threads") = 0, py::arg("ids") = py::none(),
         R"(Decides a batch of CCD queries.
 
 points: float64 array of shape (n, 8, 3), query i's 8 points in the order of
@@ -89,6 +89,9 @@ points: float64 array of shape (n, 8, 3), query i's 8 points in the order of
   (see zero_copy), else copied once.
 type: 'vf' or 'ee'. model: 'linear' or 'spacetime'.
 mode: 'exact', 'conservative' or 'oracle'.
+min_distance: linear only, d in [0, 2^60]: a hit is the first time the
+  primitives come within distance d (toi 0 when they start within it);
+  0 is contact. ValueError outside that range.
 target: an implementation name (targets()['runnable']) for this call only;
   None keeps the active one.
 threads: 0 for all cores, 1 for the calling thread only.

@@ -36,9 +36,10 @@ std::vector<T> values_of(const py::array& array, const std::vector<py::ssize_t>&
 }
 
 ExactAnswer exact(const py::object& points, const std::string& type, const std::string& model,
-                  const py::object& ids) {
+                  double min_distance, const py::object& ids) {
   const QueryType query_type = parse_type(type);
   const Model motion = parse_model(model);
+  check_min_distance(min_distance, motion);
   py::array array = float64_array(points, "points");
   check_shape(array, "points", {8, 3}, false);
   Query query;
@@ -61,7 +62,7 @@ ExactAnswer exact(const py::object& points, const std::string& type, const std::
     return {r.hit, r.toi_lo, r.toi_hi, r.status, std::nullopt, std::nullopt,
             r.hit ? std::optional<int>(r.piece) : std::nullopt};
   }
-  const Result r = exact_ccd(query_type, query);
+  const Result r = exact_ccd(query_type, query, min_distance);
   return {r.hit, r.toi_lo, r.toi_hi, r.status, r.contact_roots, r.always_coplanar, std::nullopt};
 }
 
@@ -93,11 +94,12 @@ void bind_exact(py::module_& m) {
                ", status=Status." + std::string(py::str(status_object(a.status).attr("name"))) + ")";
       });
   m.def("exact_ccd", &exact, py::arg("points"), py::arg("type") = "vf",
-        py::arg("model") = "linear", py::arg("ids") = py::none(),
+        py::arg("model") = "linear", py::arg("min_distance") = 0.0, py::arg("ids") = py::none(),
         R"(Decides one query exactly (rational arithmetic), for any finite input.
 
 points: float64 array of shape (8, 3), in ccd's point order.
 type: 'vf' or 'ee'. model: 'linear' or 'spacetime'.
+min_distance: linear only, the earliest time within that distance (see ccd).
 ids: spacetime only, 4 global vertex ids in query point order (default 0, 1, 2, 3).
 Returns an ExactResult (hit, toi_lo, toi_hi, status, and per model
 contact_roots, always_coplanar or piece). Releases the GIL.)");

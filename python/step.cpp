@@ -1,5 +1,5 @@
 // simdccd.step: a whole time step of a triangle mesh (broad phase, then the
-// linear kernels), and simdccd.read_mesh for PLY frames.
+// linear or space-time kernels), and simdccd.read_mesh for PLY frames.
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
@@ -87,9 +87,13 @@ std::tuple<py::array, py::array, py::array> collision_arrays(const std::vector<C
 }
 
 StepAnswer step(const py::object& x0, const py::object& x1, const py::object& faces,
-                const std::string& mode, int threads, const std::optional<std::string>& target) {
+                const std::string& mode, const std::string& model, double min_distance, int threads,
+                const std::optional<std::string>& target) {
   StepOptions options;
   options.narrow.mode = parse_mode_name(mode);
+  const Model motion = parse_model(model);
+  options.model = motion == Model::linear ? StepModel::linear : StepModel::spacetime;
+  options.narrow.min_distance = check_min_distance(min_distance, motion);
   options.threads = threads;
   check_threads(threads);
   check_target(target, options.narrow.mode);
@@ -171,12 +175,17 @@ void bind_step(py::module_& m) {
                " pairs, earliest_toi=" + std::string(py::repr(py::float_(a.earliest_toi))) + ")";
       });
   m.def("step", &step, py::arg("x0"), py::arg("x1"), py::arg("faces"), py::arg("mode") = "exact",
-        py::arg("threads") = 0, py::arg("target") = py::none(),
-        R"(Finds the collisions of a triangle mesh over one time step (linear motion).
+        py::arg("model") = "linear", py::arg("min_distance") = 0.0, py::arg("threads") = 0,
+        py::arg("target") = py::none(),
+        R"(Finds the collisions of a triangle mesh over one time step.
 
 x0, x1: float64 (nv, 3) vertex positions at t=0 and t=1.
 faces: integer (nf, 3) vertex indices.
-mode: 'exact', 'conservative' or 'oracle'. threads: 0 for all cores.
+mode: 'exact', 'conservative' or 'oracle'.
+model: 'linear' (straight vertex paths) or 'spacetime' (the space-time
+  simplices, with the mesh's vertex indices as ids: watertight).
+min_distance: linear only: pairs that come within this distance collide
+  (the swept boxes widen by half of it). threads: 0 for all cores.
 target: an implementation name for this call only; None keeps the active one.
 Returns a StepResult: edges, the colliding VF and EE pairs with their toi and
 status, earliest_toi and stats. A vertex with a non-finite coordinate makes

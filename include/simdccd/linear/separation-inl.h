@@ -92,6 +92,34 @@ void start_feature(typename L::M& fails, typename L::M& holds) {
   fails = L::lt(L::set(1), L::set(0)), holds = L::le(L::set(0), L::set(1));
 }
 
+/// The projection of the box w on a fixed axis a: the range of w.a.
+template <class L>
+void project(SIMDCCD_IV3_IN(w), typename L::V ax, typename L::V ay, typename L::V az, SIMDCCD_IV_OUT(p)) {
+  SIMDCCD_IV(x);
+  SIMDCCD_IV(y);
+  SIMDCCD_IV(z);
+  iv_mul<L>(ax, ax, SIMDCCD_IV_ARG(wx), SIMDCCD_IV_ARG(x));  // a point interval: either sign
+  iv_mul<L>(ay, ay, SIMDCCD_IV_ARG(wy), SIMDCCD_IV_ARG(y));
+  iv_mul<L>(az, az, SIMDCCD_IV_ARG(wz), SIMDCCD_IV_ARG(z));
+  iv_add<L>(SIMDCCD_IV_ARG(x), SIMDCCD_IV_ARG(y), SIMDCCD_IV_ARG(p));
+  iv_add<L>(SIMDCCD_IV_ARG(p), SIMDCCD_IV_ARG(z), SIMDCCD_IV_ARG(p));
+}
+
+/// d |a| rounded up (the sum of squares and the root within 2.5 u, the
+/// product 0.5 u more, and an absolute 2^-1022 against underflow).
+template <class L>
+typename L::V reach(typename L::V ax, typename L::V ay, typename L::V az, double d) {
+  const typename L::V aa = L::add(L::add(L::mul(ax, ax), L::mul(ay, ay)), L::mul(az, az));
+  return L::add(L::mul(L::mul(L::set(d), L::sqrt(aa)), L::set(1 + 0x1p-50)), L::set(0x1p-1022));
+}
+
+/// The middle of an interval vector, in plain floating point (an axis).
+template <class L>
+void middle(SIMDCCD_IV3_IN(e), typename L::V& x, typename L::V& y, typename L::V& z) {
+  const typename L::V half = L::set(0.5);
+  x = L::mul(half, L::add(ex_lo, ex_hi)), y = L::mul(half, L::add(ey_lo, ey_hi)), z = L::mul(half, L::add(ez_lo, ez_hi));
+}
+
 /// |r| <= d: d^2 - |r|^2 >= 0.
 template <class L>
 void point_point(SIMDCCD_IV3_IN(r), SIMDCCD_IV_IN(d2), typename L::M& fails, typename L::M& holds) {
@@ -161,14 +189,32 @@ void vertex_face(const Queries<L>& s, typename L::V ta, typename L::V tb, SIMDCC
   relative<L>(s, 2, 1, ta, tb, SIMDCCD_IV3_ARG(e0));
   relative<L>(s, 3, 2, ta, tb, SIMDCCD_IV3_ARG(e1));
   relative<L>(s, 1, 3, ta, tb, SIMDCCD_IV3_ARG(e2));
-  const V d = L::set(s.d), minus_d = L::set(-s.d);
-  const auto beyond = [&](V lo0, V hi0, V lo1, V hi1, V lo2, V hi2) {
-    return L::either(L::both(L::both(L::gt(lo0, d), L::gt(lo1, d)), L::gt(lo2, d)),
-                     L::both(L::both(L::lt(hi0, minus_d), L::lt(hi1, minus_d)), L::lt(hi2, minus_d)));
+  // All three ranges above the limit r, or all below -r.
+  const auto beyond = [&](V r, V lo0, V hi0, V lo1, V hi1, V lo2, V hi2) {
+    const V minus_r = L::sub(L::set(0), r);
+    return L::either(L::both(L::both(L::gt(lo0, r), L::gt(lo1, r)), L::gt(lo2, r)),
+                     L::both(L::both(L::lt(hi0, minus_r), L::lt(hi1, minus_r)), L::lt(hi2, minus_r)));
   };
-  excluded = L::either(L::either(beyond(w0x_lo, w0x_hi, w1x_lo, w1x_hi, w2x_lo, w2x_hi),
-                                 beyond(w0y_lo, w0y_hi, w1y_lo, w1y_hi, w2y_lo, w2y_hi)),
-                       beyond(w0z_lo, w0z_hi, w1z_lo, w1z_hi, w2z_lo, w2z_hi));
+  const V d = L::set(s.d);
+  excluded = L::either(L::either(beyond(d, w0x_lo, w0x_hi, w1x_lo, w1x_hi, w2x_lo, w2x_hi),
+                                 beyond(d, w0y_lo, w0y_hi, w1y_lo, w1y_hi, w2y_lo, w2y_hi)),
+                       beyond(d, w0z_lo, w0z_hi, w1z_lo, w1z_hi, w2z_lo, w2z_hi));
+  // Beyond d along the face's normal at the piece's middle: v - x, for x on
+  // the face, is a convex combination of the w_i.
+  {
+    V ax, ay, az, bx, by, bz;
+    middle<L>(SIMDCCD_IV3_ARG(e2), ax, ay, az);
+    middle<L>(SIMDCCD_IV3_ARG(e0), bx, by, bz);
+    const V nx = L::sub(L::mul(ay, bz), L::mul(az, by)), ny = L::sub(L::mul(az, bx), L::mul(ax, bz)),
+            nz = L::sub(L::mul(ax, by), L::mul(ay, bx));
+    SIMDCCD_IV(p0);
+    SIMDCCD_IV(p1);
+    SIMDCCD_IV(p2);
+    project<L>(SIMDCCD_IV3_ARG(w0), nx, ny, nz, SIMDCCD_IV_ARG(p0));
+    project<L>(SIMDCCD_IV3_ARG(w1), nx, ny, nz, SIMDCCD_IV_ARG(p1));
+    project<L>(SIMDCCD_IV3_ARG(w2), nx, ny, nz, SIMDCCD_IV_ARG(p2));
+    excluded = L::either(excluded, beyond(reach<L>(nx, ny, nz, s.d), p0_lo, p0_hi, p1_lo, p1_hi, p2_lo, p2_hi));
+  }
   // The face: n = (f1 - f0) x (f2 - f0) = e2 x e0.
   SIMDCCD_IV3(n);
   SIMDCCD_IV(nn);
@@ -226,16 +272,37 @@ void edge_edge(const Queries<L>& s, typename L::V ta, typename L::V tb, SIMDCCD_
   relative<L>(s, 1, 3, ta, tb, SIMDCCD_IV3_ARG(w11));
   relative<L>(s, 1, 0, ta, tb, SIMDCCD_IV3_ARG(da));
   relative<L>(s, 3, 2, ta, tb, SIMDCCD_IV3_ARG(db));
-  const V d = L::set(s.d), minus_d = L::set(-s.d);
-  const auto beyond = [&](V lo0, V hi0, V lo1, V hi1, V lo2, V hi2, V lo3, V hi3) {
+  // All four ranges above the limit r, or all below -r.
+  const auto beyond = [&](V r, V lo0, V hi0, V lo1, V hi1, V lo2, V hi2, V lo3, V hi3) {
+    const V minus_r = L::sub(L::set(0), r);
     return L::either(
-        L::both(L::both(L::gt(lo0, d), L::gt(lo1, d)), L::both(L::gt(lo2, d), L::gt(lo3, d))),
-        L::both(L::both(L::lt(hi0, minus_d), L::lt(hi1, minus_d)), L::both(L::lt(hi2, minus_d), L::lt(hi3, minus_d))));
+        L::both(L::both(L::gt(lo0, r), L::gt(lo1, r)), L::both(L::gt(lo2, r), L::gt(lo3, r))),
+        L::both(L::both(L::lt(hi0, minus_r), L::lt(hi1, minus_r)), L::both(L::lt(hi2, minus_r), L::lt(hi3, minus_r))));
   };
+  const V d = L::set(s.d);
   excluded = L::either(
-      L::either(beyond(w00x_lo, w00x_hi, w01x_lo, w01x_hi, w10x_lo, w10x_hi, w11x_lo, w11x_hi),
-                beyond(w00y_lo, w00y_hi, w01y_lo, w01y_hi, w10y_lo, w10y_hi, w11y_lo, w11y_hi)),
-      beyond(w00z_lo, w00z_hi, w01z_lo, w01z_hi, w10z_lo, w10z_hi, w11z_lo, w11z_hi));
+      L::either(beyond(d, w00x_lo, w00x_hi, w01x_lo, w01x_hi, w10x_lo, w10x_hi, w11x_lo, w11x_hi),
+                beyond(d, w00y_lo, w00y_hi, w01y_lo, w01y_hi, w10y_lo, w10y_hi, w11y_lo, w11y_hi)),
+      beyond(d, w00z_lo, w00z_hi, w01z_lo, w01z_hi, w10z_lo, w10z_hi, w11z_lo, w11z_hi));
+  // Beyond d along da x db at the piece's middle: a - b, for points of the
+  // two edges, is a convex combination of the w_ij.
+  {
+    V ax, ay, az, bx, by, bz;
+    middle<L>(SIMDCCD_IV3_ARG(da), ax, ay, az);
+    middle<L>(SIMDCCD_IV3_ARG(db), bx, by, bz);
+    const V mx = L::sub(L::mul(ay, bz), L::mul(az, by)), my = L::sub(L::mul(az, bx), L::mul(ax, bz)),
+            mz = L::sub(L::mul(ax, by), L::mul(ay, bx));
+    SIMDCCD_IV(p00);
+    SIMDCCD_IV(p01);
+    SIMDCCD_IV(p10);
+    SIMDCCD_IV(p11);
+    project<L>(SIMDCCD_IV3_ARG(w00), mx, my, mz, SIMDCCD_IV_ARG(p00));
+    project<L>(SIMDCCD_IV3_ARG(w01), mx, my, mz, SIMDCCD_IV_ARG(p01));
+    project<L>(SIMDCCD_IV3_ARG(w10), mx, my, mz, SIMDCCD_IV_ARG(p10));
+    project<L>(SIMDCCD_IV3_ARG(w11), mx, my, mz, SIMDCCD_IV_ARG(p11));
+    excluded = L::either(excluded, beyond(reach<L>(mx, my, mz, s.d), p00_lo, p00_hi, p01_lo, p01_hi, p10_lo, p10_hi,
+                                          p11_lo, p11_hi));
+  }
   // The interiors: m = da x db, w = b0 - a0 = -w00; the line parameters
   // (w x db).m and (w x da).m in [0, |m|^2] (exact/contact.hpp, line_parameters).
   SIMDCCD_IV3(m);
