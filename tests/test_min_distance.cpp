@@ -195,6 +195,29 @@ TEST_CASE("min_distance: hand-derived edge-edge cases, oracle and every kernel")
   for (double d : {0.25, 0.625, 0.625 - 0x1p-30, 2.0}) judge_all(QueryType::edge_edge, all, d);
 }
 
+TEST_CASE("min_distance: the hand cases scaled to tiny and huge magnitudes") {
+  // The falling vertex (1 - 2t above the face) and the crossing edges
+  // (|1 - 2t| apart) with every coordinate times s = 2^k, and d = s/4: within
+  // d from 1 - 2t = 1/4, t = 3/8, at every scale. At 2^-300 the face's normal is about 2^-600, so
+  // its squared length underflows; a separating-axis bound built on it must
+  // not exclude the contact.
+  for (int k : {-300, -520, 40, 58}) {
+    CAPTURE(k);
+    const double s = std::ldexp(1.0, k);
+    const auto scaled = [&](Query q) {
+      for (Vec3& p : q.points) p = {p.x * s, p.y * s, p.z * s};
+      return q;
+    };
+    const Query vf = scaled(falling_vertex(0.25, 0.25));
+    const Query ee = scaled(query({{-1, 0, 1}, {1, 0, 1}, {0, -1, 0}, {0, 1, 0},
+                                   {-1, 0, -1}, {1, 0, -1}, {0, -1, 0}, {0, 1, 0}}));
+    check_toi_near(exact_ccd(QueryType::vertex_face, vf, 0.25 * s), 0.375);
+    check_toi_near(exact_ccd(QueryType::edge_edge, ee, 0.25 * s), 0.375);
+    judge_all(QueryType::vertex_face, {vf}, 0.25 * s);
+    judge_all(QueryType::edge_edge, {ee}, 0.25 * s);
+  }
+}
+
 TEST_CASE("min_distance: the oracle at distance 0 is the contact oracle, and within d grows with d") {
   test::Entropy e(7);
   for (QueryType type : {QueryType::vertex_face, QueryType::edge_edge}) {

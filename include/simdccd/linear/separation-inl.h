@@ -38,6 +38,7 @@
 #include <cstddef>
 #include <limits>
 
+#include "simdccd/linear/closest_axis-inl.h"
 #include "simdccd/linear/tile.hpp"
 #include "simdccd/query.hpp"
 #include "simdccd/simd/error_bounds.hpp"
@@ -63,13 +64,15 @@ struct Queries {
 
 /// Point a - point b over [ta, tb] (0 <= ta <= tb <= 1): r(t) = r0 + t (r1 -
 /// r0) is linear, so its range is that of its ends, computed to within
-/// 4.1 u (|r0| + |r1|) and widened by 2^-50 (|r0| + |r1|).
+/// 4.1 u (|r0| + |r1|) plus the absolute error of subnormal results, and
+/// widened by 2^-50 (|r0| + |r1|) + 2^-1072.
 template <class L>
 void relative(const Queries<L>& q, int a, int b, typename L::V ta, typename L::V tb, SIMDCCD_IV3_OUT(r)) {
   using V = typename L::V;
   const auto axis_range = [&](int axis, V& lo, V& hi) {
     const V r0 = L::sub(q.x(0, a, axis), q.x(0, b, axis)), r1 = L::sub(q.x(1, a, axis), q.x(1, b, axis));
-    const V dr = L::sub(r1, r0), slack = L::mul(L::set(0x1p-50), L::add(L::abs(r0), L::abs(r1)));
+    const V dr = L::sub(r1, r0);
+    const V slack = L::add(L::mul(L::set(0x1p-50), L::add(L::abs(r0), L::abs(r1))), L::set(0x1p-1072));
     const V ra = L::add(r0, L::mul(ta, dr)), rb = L::add(r0, L::mul(tb, dr));
     lo = L::sub(L::min(ra, rb), slack), hi = L::add(L::max(ra, rb), slack);
   };
@@ -105,12 +108,18 @@ void project(SIMDCCD_IV3_IN(w), typename L::V ax, typename L::V ay, typename L::
   iv_add<L>(SIMDCCD_IV_ARG(p), SIMDCCD_IV_ARG(z), SIMDCCD_IV_ARG(p));
 }
 
-/// d |a| rounded up (the sum of squares and the root within 2.5 u, the
-/// product 0.5 u more, and an absolute 2^-1022 against underflow).
+/// d |a| rounded up. |a| as the root of the sum of squares (within 2.5 u)
+/// where that sum is at least 2^-1000, so that squares lost to underflow
+/// change it by less than 2^-70 relatively; below, the sum of magnitudes, an
+/// upper bound that cannot underflow. Then 0.5 u for the product, and an
+/// absolute 2^-1072 for subnormal results.
 template <class L>
 typename L::V reach(typename L::V ax, typename L::V ay, typename L::V az, double d) {
-  const typename L::V aa = L::add(L::add(L::mul(ax, ax), L::mul(ay, ay)), L::mul(az, az));
-  return L::add(L::mul(L::mul(L::set(d), L::sqrt(aa)), L::set(1 + 0x1p-50)), L::set(0x1p-1022));
+  using V = typename L::V;
+  const V aa = L::add(L::add(L::mul(ax, ax), L::mul(ay, ay)), L::mul(az, az));
+  const V l1 = L::add(L::add(L::abs(ax), L::abs(ay)), L::abs(az));
+  const V length = L::select(L::ge(aa, L::set(0x1p-1000)), L::sqrt(aa), l1);
+  return L::add(L::mul(L::mul(L::set(d), length), L::set(1 + 0x1p-50)), L::set(0x1p-1072));
 }
 
 /// The middle of an interval vector, in plain floating point (an axis).
@@ -172,8 +181,8 @@ void within_along(SIMDCCD_IV3_IN(m), SIMDCCD_IV3_IN(w), SIMDCCD_IV_IN(d2), SIMDC
 /// Evaluates a VF query on [ta, tb]: excluded (no feature can hold), holds
 /// (some feature holds all over it).
 template <class L>
-void vertex_face(const Queries<L>& s, typename L::V ta, typename L::V tb, SIMDCCD_IV_IN(d2), typename L::M& excluded,
-                 typename L::M& holds) {
+void vertex_face(const Queries<L>& s, typename L::V ta, typename L::V tb, SIMDCCD_IV_IN(d2), typename L::M need,
+                 typename L::M& excluded, typename L::M& holds) {
   using V = typename L::V;
   using M = typename L::M;
   // w_i = v - f_i; E_i = f_i+1 - f_i.
@@ -205,7 +214,7 @@ void vertex_face(const Queries<L>& s, typename L::V ta, typename L::V tb, SIMDCC
     V ax, ay, az, bx, by, bz;
     middle<L>(SIMDCCD_IV3_ARG(e2), ax, ay, az);
     middle<L>(SIMDCCD_IV3_ARG(e0), bx, by, bz);
-    const V nx = L::sub(L::mul(ay, bz), L::mul(az, by)), ny = L::sub(L::mul(az, bx), L::mul(ax, bz)),
+    V nx = L::sub(L::mul(ay, bz), L::mul(az, by)), ny = L::sub(L::mul(az, bx), L::mul(ax, bz)),
             nz = L::sub(L::mul(ax, by), L::mul(ay, bx));
     SIMDCCD_IV(p0);
     SIMDCCD_IV(p1);
@@ -214,7 +223,19 @@ void vertex_face(const Queries<L>& s, typename L::V ta, typename L::V tb, SIMDCC
     project<L>(SIMDCCD_IV3_ARG(w1), nx, ny, nz, SIMDCCD_IV_ARG(p1));
     project<L>(SIMDCCD_IV3_ARG(w2), nx, ny, nz, SIMDCCD_IV_ARG(p2));
     excluded = L::either(excluded, beyond(reach<L>(nx, ny, nz, s.d), p0_lo, p0_hi, p1_lo, p1_hi, p2_lo, p2_hi));
+    // And along the direction between the closest points at the middle.
+    V w0x, w0y, w0z, w1x, w1y, w1z, w2x, w2y, w2z;
+    middle<L>(SIMDCCD_IV3_ARG(w0), w0x, w0y, w0z);
+    middle<L>(SIMDCCD_IV3_ARG(w1), w1x, w1y, w1z);
+    middle<L>(SIMDCCD_IV3_ARG(w2), w2x, w2y, w2z);
+    closest::point_triangle<L>(w0x, w0y, w0z, w1x, w1y, w1z, w2x, w2y, w2z, nx, ny, nz);
+    project<L>(SIMDCCD_IV3_ARG(w0), nx, ny, nz, SIMDCCD_IV_ARG(p0));
+    project<L>(SIMDCCD_IV3_ARG(w1), nx, ny, nz, SIMDCCD_IV_ARG(p1));
+    project<L>(SIMDCCD_IV3_ARG(w2), nx, ny, nz, SIMDCCD_IV_ARG(p2));
+    excluded = L::either(excluded, beyond(reach<L>(nx, ny, nz, s.d), p0_lo, p0_hi, p1_lo, p1_hi, p2_lo, p2_hi));
   }
+  holds = L::lt(L::set(1), L::set(0));
+  if (!L::any(L::but_not(need, excluded))) return;  // the features only matter where not excluded
   // The face: n = (f1 - f0) x (f2 - f0) = e2 x e0.
   SIMDCCD_IV3(n);
   SIMDCCD_IV(nn);
@@ -256,8 +277,8 @@ void vertex_face(const Queries<L>& s, typename L::V ta, typename L::V tb, SIMDCC
 
 /// The same for an EE query: a_i - b_j, the edges da = a1 - a0, db = b1 - b0.
 template <class L>
-void edge_edge(const Queries<L>& s, typename L::V ta, typename L::V tb, SIMDCCD_IV_IN(d2), typename L::M& excluded,
-               typename L::M& holds) {
+void edge_edge(const Queries<L>& s, typename L::V ta, typename L::V tb, SIMDCCD_IV_IN(d2), typename L::M need,
+               typename L::M& excluded, typename L::M& holds) {
   using V = typename L::V;
   using M = typename L::M;
   SIMDCCD_IV3(w00);
@@ -290,7 +311,7 @@ void edge_edge(const Queries<L>& s, typename L::V ta, typename L::V tb, SIMDCCD_
     V ax, ay, az, bx, by, bz;
     middle<L>(SIMDCCD_IV3_ARG(da), ax, ay, az);
     middle<L>(SIMDCCD_IV3_ARG(db), bx, by, bz);
-    const V mx = L::sub(L::mul(ay, bz), L::mul(az, by)), my = L::sub(L::mul(az, bx), L::mul(ax, bz)),
+    V mx = L::sub(L::mul(ay, bz), L::mul(az, by)), my = L::sub(L::mul(az, bx), L::mul(ax, bz)),
             mz = L::sub(L::mul(ax, by), L::mul(ay, bx));
     SIMDCCD_IV(p00);
     SIMDCCD_IV(p01);
@@ -302,7 +323,19 @@ void edge_edge(const Queries<L>& s, typename L::V ta, typename L::V tb, SIMDCCD_
     project<L>(SIMDCCD_IV3_ARG(w11), mx, my, mz, SIMDCCD_IV_ARG(p11));
     excluded = L::either(excluded, beyond(reach<L>(mx, my, mz, s.d), p00_lo, p00_hi, p01_lo, p01_hi, p10_lo, p10_hi,
                                           p11_lo, p11_hi));
+    // And along the direction between the closest points at the middle.
+    V rx, ry, rz;
+    middle<L>(SIMDCCD_IV3_ARG(w00), rx, ry, rz);
+    closest::segment_segment<L>(rx, ry, rz, ax, ay, az, bx, by, bz, mx, my, mz);
+    project<L>(SIMDCCD_IV3_ARG(w00), mx, my, mz, SIMDCCD_IV_ARG(p00));
+    project<L>(SIMDCCD_IV3_ARG(w01), mx, my, mz, SIMDCCD_IV_ARG(p01));
+    project<L>(SIMDCCD_IV3_ARG(w10), mx, my, mz, SIMDCCD_IV_ARG(p10));
+    project<L>(SIMDCCD_IV3_ARG(w11), mx, my, mz, SIMDCCD_IV_ARG(p11));
+    excluded = L::either(excluded, beyond(reach<L>(mx, my, mz, s.d), p00_lo, p00_hi, p01_lo, p01_hi, p10_lo, p10_hi,
+                                          p11_lo, p11_hi));
   }
+  holds = L::lt(L::set(1), L::set(0));
+  if (!L::any(L::but_not(need, excluded))) return;  // the features only matter where not excluded
   // The interiors: m = da x db, w = b0 - a0 = -w00; the line parameters
   // (w x db).m and (w x da).m in [0, |m|^2] (exact/contact.hpp, line_parameters).
   SIMDCCD_IV3(m);
@@ -381,11 +414,12 @@ typename L::M separation_lanes(Tile& t, const double* const* coord, std::size_t 
   SIMDCCD_IV(d2);
   d2_lo = d2_hi = L::set(min_distance * min_distance);
   simd::SIMDCCD_TARGET_NAMESPACE::outward<L>(d2_lo, d2_hi);
-  const auto evaluate = [&](V ta, V tb, M& excluded, M& holds) {
+  // Decides the lanes of `need` on [ta, tb] (the others' holds may be false).
+  const auto evaluate = [&](V ta, V tb, M need, M& excluded, M& holds) {
     if constexpr (kType == QueryType::vertex_face) {
-      separation::vertex_face<L>(s, ta, tb, SIMDCCD_IV_ARG(d2), excluded, holds);
+      separation::vertex_face<L>(s, ta, tb, SIMDCCD_IV_ARG(d2), need, excluded, holds);
     } else {
-      separation::edge_edge<L>(s, ta, tb, SIMDCCD_IV_ARG(d2), excluded, holds);
+      separation::edge_edge<L>(s, ta, tb, SIMDCCD_IV_ARG(d2), need, excluded, holds);
     }
   };
   const V zero = L::set(0), one = L::set(1), half = L::set(0.5), two = L::set(2);
@@ -395,7 +429,7 @@ typename L::M separation_lanes(Tile& t, const double* const* coord, std::size_t 
   V toi = L::set(std::numeric_limits<double>::infinity());
   // Within d at t = 0: toi 0.
   M excluded, holds;
-  evaluate(zero, zero, excluded, holds);
+  evaluate(zero, zero, valid, excluded, holds);
   M hit = L::both(valid, holds);
   verdict = L::select(hit, verdict_value<L>(Verdict::hit), verdict), toi = L::select(hit, zero, toi);
   M active = L::but_not(valid, hit), subdivided = L::lt(one, zero);
@@ -411,7 +445,7 @@ typename L::M separation_lanes(Tile& t, const double* const* coord, std::size_t 
   const V tol = L::set(tolerance), inf = L::set(std::numeric_limits<double>::infinity());
   V first_open = inf;  // the start of the first finest piece neither excluded nor holding
   for (int step = 0; step < kMaxPieces && L::any(active); ++step) {
-    evaluate(ta, L::add(ta, w), excluded, holds);
+    evaluate(ta, L::add(ta, w), active, excluded, holds);
     if (step == 0) subdivided = L::but_not(active, excluded);
     const M open = L::but_not(active, excluded);
     M found = L::both(open, holds);
@@ -419,7 +453,7 @@ typename L::M separation_lanes(Tile& t, const double* const* coord, std::size_t 
     M unresolved = L::lt(one, zero);
     if (L::any(finest)) {
       M unused, holds_at_end;
-      evaluate(L::add(ta, w), L::add(ta, w), unused, holds_at_end);
+      evaluate(L::add(ta, w), L::add(ta, w), finest, unused, holds_at_end);
       found = L::either(found, L::both(finest, holds_at_end));
       unresolved = L::but_not(finest, holds_at_end);
     }
