@@ -44,12 +44,13 @@
 #include "simdccd/simd/error_bounds.hpp"
 #include "simdccd/simd/interval-inl.h"
 #include "simdccd/simd/tile_common-inl.h"
+#include "simdccd/simd/vec3-inl.h"
 
 namespace simdccd::linear::SIMDCCD_TARGET_NAMESPACE {
 
 namespace separation {
 
-using namespace simd::SIMDCCD_TARGET_NAMESPACE;  // the interval operations
+using namespace simd::SIMDCCD_TARGET_NAMESPACE;  // the interval operations, cross3
 
 /// A vector of queries of a tile, and d^2 as an interval.
 template <class L>
@@ -208,31 +209,30 @@ void vertex_face(const Queries<L>& s, typename L::V ta, typename L::V tb, SIMDCC
   excluded = L::either(L::either(beyond(d, w0x_lo, w0x_hi, w1x_lo, w1x_hi, w2x_lo, w2x_hi),
                                  beyond(d, w0y_lo, w0y_hi, w1y_lo, w1y_hi, w2y_lo, w2y_hi)),
                        beyond(d, w0z_lo, w0z_hi, w1z_lo, w1z_hi, w2z_lo, w2z_hi));
-  // Beyond d along the face's normal at the piece's middle: v - x, for x on
-  // the face, is a convex combination of the w_i.
-  {
-    V ax, ay, az, bx, by, bz;
-    middle<L>(SIMDCCD_IV3_ARG(e2), ax, ay, az);
-    middle<L>(SIMDCCD_IV3_ARG(e0), bx, by, bz);
-    V nx = L::sub(L::mul(ay, bz), L::mul(az, by)), ny = L::sub(L::mul(az, bx), L::mul(ax, bz)),
-            nz = L::sub(L::mul(ax, by), L::mul(ay, bx));
+  // Beyond d along an axis: v - x, for x on the face, is a convex
+  // combination of the w_i. The axes: the face's normal at the piece's
+  // middle, and the direction between the closest points there.
+  const auto apart_along = [&](V ax, V ay, V az) {
     SIMDCCD_IV(p0);
     SIMDCCD_IV(p1);
     SIMDCCD_IV(p2);
-    project<L>(SIMDCCD_IV3_ARG(w0), nx, ny, nz, SIMDCCD_IV_ARG(p0));
-    project<L>(SIMDCCD_IV3_ARG(w1), nx, ny, nz, SIMDCCD_IV_ARG(p1));
-    project<L>(SIMDCCD_IV3_ARG(w2), nx, ny, nz, SIMDCCD_IV_ARG(p2));
-    excluded = L::either(excluded, beyond(reach<L>(nx, ny, nz, s.d), p0_lo, p0_hi, p1_lo, p1_hi, p2_lo, p2_hi));
-    // And along the direction between the closest points at the middle.
+    project<L>(SIMDCCD_IV3_ARG(w0), ax, ay, az, SIMDCCD_IV_ARG(p0));
+    project<L>(SIMDCCD_IV3_ARG(w1), ax, ay, az, SIMDCCD_IV_ARG(p1));
+    project<L>(SIMDCCD_IV3_ARG(w2), ax, ay, az, SIMDCCD_IV_ARG(p2));
+    excluded = L::either(excluded, beyond(reach<L>(ax, ay, az, s.d), p0_lo, p0_hi, p1_lo, p1_hi, p2_lo, p2_hi));
+  };
+  {
+    V ax, ay, az, bx, by, bz, nx, ny, nz;
+    middle<L>(SIMDCCD_IV3_ARG(e2), ax, ay, az);
+    middle<L>(SIMDCCD_IV3_ARG(e0), bx, by, bz);
+    cross3<L>(ax, ay, az, bx, by, bz, nx, ny, nz);
+    apart_along(nx, ny, nz);
     V w0x, w0y, w0z, w1x, w1y, w1z, w2x, w2y, w2z;
     middle<L>(SIMDCCD_IV3_ARG(w0), w0x, w0y, w0z);
     middle<L>(SIMDCCD_IV3_ARG(w1), w1x, w1y, w1z);
     middle<L>(SIMDCCD_IV3_ARG(w2), w2x, w2y, w2z);
     closest::point_triangle<L>(w0x, w0y, w0z, w1x, w1y, w1z, w2x, w2y, w2z, nx, ny, nz);
-    project<L>(SIMDCCD_IV3_ARG(w0), nx, ny, nz, SIMDCCD_IV_ARG(p0));
-    project<L>(SIMDCCD_IV3_ARG(w1), nx, ny, nz, SIMDCCD_IV_ARG(p1));
-    project<L>(SIMDCCD_IV3_ARG(w2), nx, ny, nz, SIMDCCD_IV_ARG(p2));
-    excluded = L::either(excluded, beyond(reach<L>(nx, ny, nz, s.d), p0_lo, p0_hi, p1_lo, p1_hi, p2_lo, p2_hi));
+    apart_along(nx, ny, nz);
   }
   holds = L::lt(L::set(1), L::set(0));
   if (!L::any(L::but_not(need, excluded))) return;  // the features only matter where not excluded
@@ -305,34 +305,30 @@ void edge_edge(const Queries<L>& s, typename L::V ta, typename L::V tb, SIMDCCD_
       L::either(beyond(d, w00x_lo, w00x_hi, w01x_lo, w01x_hi, w10x_lo, w10x_hi, w11x_lo, w11x_hi),
                 beyond(d, w00y_lo, w00y_hi, w01y_lo, w01y_hi, w10y_lo, w10y_hi, w11y_lo, w11y_hi)),
       beyond(d, w00z_lo, w00z_hi, w01z_lo, w01z_hi, w10z_lo, w10z_hi, w11z_lo, w11z_hi));
-  // Beyond d along da x db at the piece's middle: a - b, for points of the
-  // two edges, is a convex combination of the w_ij.
-  {
-    V ax, ay, az, bx, by, bz;
-    middle<L>(SIMDCCD_IV3_ARG(da), ax, ay, az);
-    middle<L>(SIMDCCD_IV3_ARG(db), bx, by, bz);
-    V mx = L::sub(L::mul(ay, bz), L::mul(az, by)), my = L::sub(L::mul(az, bx), L::mul(ax, bz)),
-            mz = L::sub(L::mul(ax, by), L::mul(ay, bx));
+  // Beyond d along an axis: a - b, for points of the two edges, is a convex
+  // combination of the w_ij. The axes: da x db at the piece's middle, and
+  // the direction between the closest points there.
+  const auto apart_along = [&](V ax, V ay, V az) {
     SIMDCCD_IV(p00);
     SIMDCCD_IV(p01);
     SIMDCCD_IV(p10);
     SIMDCCD_IV(p11);
-    project<L>(SIMDCCD_IV3_ARG(w00), mx, my, mz, SIMDCCD_IV_ARG(p00));
-    project<L>(SIMDCCD_IV3_ARG(w01), mx, my, mz, SIMDCCD_IV_ARG(p01));
-    project<L>(SIMDCCD_IV3_ARG(w10), mx, my, mz, SIMDCCD_IV_ARG(p10));
-    project<L>(SIMDCCD_IV3_ARG(w11), mx, my, mz, SIMDCCD_IV_ARG(p11));
-    excluded = L::either(excluded, beyond(reach<L>(mx, my, mz, s.d), p00_lo, p00_hi, p01_lo, p01_hi, p10_lo, p10_hi,
+    project<L>(SIMDCCD_IV3_ARG(w00), ax, ay, az, SIMDCCD_IV_ARG(p00));
+    project<L>(SIMDCCD_IV3_ARG(w01), ax, ay, az, SIMDCCD_IV_ARG(p01));
+    project<L>(SIMDCCD_IV3_ARG(w10), ax, ay, az, SIMDCCD_IV_ARG(p10));
+    project<L>(SIMDCCD_IV3_ARG(w11), ax, ay, az, SIMDCCD_IV_ARG(p11));
+    excluded = L::either(excluded, beyond(reach<L>(ax, ay, az, s.d), p00_lo, p00_hi, p01_lo, p01_hi, p10_lo, p10_hi,
                                           p11_lo, p11_hi));
-    // And along the direction between the closest points at the middle.
-    V rx, ry, rz;
+  };
+  {
+    V ax, ay, az, bx, by, bz, mx, my, mz, rx, ry, rz;
+    middle<L>(SIMDCCD_IV3_ARG(da), ax, ay, az);
+    middle<L>(SIMDCCD_IV3_ARG(db), bx, by, bz);
+    cross3<L>(ax, ay, az, bx, by, bz, mx, my, mz);
+    apart_along(mx, my, mz);
     middle<L>(SIMDCCD_IV3_ARG(w00), rx, ry, rz);
     closest::segment_segment<L>(rx, ry, rz, ax, ay, az, bx, by, bz, mx, my, mz);
-    project<L>(SIMDCCD_IV3_ARG(w00), mx, my, mz, SIMDCCD_IV_ARG(p00));
-    project<L>(SIMDCCD_IV3_ARG(w01), mx, my, mz, SIMDCCD_IV_ARG(p01));
-    project<L>(SIMDCCD_IV3_ARG(w10), mx, my, mz, SIMDCCD_IV_ARG(p10));
-    project<L>(SIMDCCD_IV3_ARG(w11), mx, my, mz, SIMDCCD_IV_ARG(p11));
-    excluded = L::either(excluded, beyond(reach<L>(mx, my, mz, s.d), p00_lo, p00_hi, p01_lo, p01_hi, p10_lo, p10_hi,
-                                          p11_lo, p11_hi));
+    apart_along(mx, my, mz);
   }
   holds = L::lt(L::set(1), L::set(0));
   if (!L::any(L::but_not(need, excluded))) return;  // the features only matter where not excluded
