@@ -11,17 +11,21 @@
 // [ta, tb] every relative vector lies in the box of its values at the ends,
 // and interval arithmetic on those boxes bounds every condition over the
 // interval. A lane searches [0,1] by bisection, earliest piece first:
-// - a piece is excluded when no feature can hold on it: the swept boxes are
-//   more than d apart along an axis, the vertex is farther than d from the
-//   face's plane (EE: the lines farther than d apart) all over it, or every
-//   feature has a condition certainly failing all over it; then the search
-//   moves to the next piece (the largest dyadic piece starting at its end);
+// - a piece is excluded when no point of it is within d: the swept boxes are
+//   more than d apart along an axis, the relative boxes all project beyond d
+//   along the normal or the closest-point direction at the piece's middle,
+//   the vertex is farther than d from the face's plane (EE: the lines
+//   farther than d apart) all over it, or every feature has a condition
+//   certainly failing all over it; then the search moves to the next piece
+//   (the largest dyadic piece starting at its end);
 // - a feature certainly holding all over the piece makes its start the toi
 //   (every earlier piece was excluded);
-// - otherwise the piece is halved, until its width is at most the time
-//   tolerance: then a feature certainly holding at its end gives a hit with
-//   toi = its start (the exact toi lies in the piece), else the query is
-//   uncertain with that start as a lower bound of the toi.
+// - otherwise the piece is halved, down to a width of time_tolerance / 8: a
+//   feature certainly holding at its end then gives a hit; a finest piece
+//   neither excluded nor holding is skipped, its start kept as the lower
+//   bound. A hit within the tolerance of that bound is certified at the
+//   bound; none within it (or 400 pieces spent) leaves the query uncertain
+//   with the bound as its toi.
 // The intervals round outward (simd/interval-inl.h), so every condition
 // is certified as computed. Every answer depends on its own lane only, so it
 // is the same on every target and in any vector.
