@@ -77,13 +77,6 @@ void iv_square(SIMDCCD_IV_IN(a), SIMDCCD_IV_OUT(r)) {
   r_lo = L::select(L::both(L::le(a_lo, zero), L::ge(a_hi, zero)), zero, L::max(r_lo, zero));
 }
 
-/// s a for an exact s >= 0 in every lane.
-template <class L>
-void iv_scale(typename L::V s, SIMDCCD_IV_IN(a), SIMDCCD_IV_OUT(r)) {
-  r_lo = L::mul(s, a_lo), r_hi = L::mul(s, a_hi);
-  outward<L>(r_lo, r_hi);
-}
-
 template <class L>
 void iv_cross(SIMDCCD_IV3_IN(a), SIMDCCD_IV3_IN(b), SIMDCCD_IV3_OUT(r)) {
   SIMDCCD_IV(p);
