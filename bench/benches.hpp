@@ -12,6 +12,8 @@ int run_kernel_bench(std::span<const std::string_view> args);
 int run_step_bench(std::span<const std::string_view> args);
 /// The rigid kernels' queries per second, and translations against the linear kernels.
 int run_rigid_bench(std::span<const std::string_view> args);
+/// Conservative advancement on the paper's scenes, next to FCL.
+int run_advance_bench(std::span<const std::string_view> args);
 /// Microseconds per query of the exact oracle on one thread.
 int run_oracle_bench(std::span<const std::string_view> args);
 

@@ -1,6 +1,7 @@
 // simdccd_bench: the kernels' queries per second (default), whole simulation
 // steps (`simdccd_bench step`), the rigid kernels (`simdccd_bench rigid`), or
-// the oracle's microseconds per query (`simdccd_bench oracle`).
+// the oracle's microseconds per query (`simdccd_bench oracle`), or
+// conservative advancement (`simdccd_bench advance`).
 #include <cstdio>
 #include <exception>
 #include <string_view>
@@ -17,6 +18,7 @@ int main(int argc, char** argv) {
       return bench::run_oracle_bench(std::span(args).subspan(1));
     if (!args.empty() && args[0] == "step") return bench::run_step_bench(std::span(args).subspan(1));
     if (!args.empty() && args[0] == "rigid") return bench::run_rigid_bench(std::span(args).subspan(1));
+    if (!args.empty() && args[0] == "advance") return bench::run_advance_bench(std::span(args).subspan(1));
     return bench::run_kernel_bench(args);
   } catch (const cli::UsageError& e) {
     std::fprintf(stderr, "simdccd_bench: %s\nTry 'simdccd_bench --help'.\n", e.what());

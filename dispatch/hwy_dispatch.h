@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "rigid/tile_dispatch.hpp"
+#include "simdccd/advance/batch.hpp"
 #include "simdccd/linear/tile_io.hpp"
 #include "simdccd/spacetime/tile.hpp"
 
@@ -21,6 +22,7 @@ struct HwyTarget {
   spacetime::TileFunction spacetime_vertex_face, spacetime_edge_edge;
   spacetime::PlanarTileFunction spacetime_planar;
   rigid::KernelTable rigid;
+  advancement::KernelTable advance;
 };
 
 /// Every compiled Highway target (HWY_TARGETS), best first, with the kernels
@@ -36,5 +38,7 @@ void hwy_spacetime_kernels(std::size_t index, spacetime::TileFunction& vertex_fa
 spacetime::PlanarTileFunction hwy_spacetime_planar_kernel(std::size_t index);
 /// The rigid kernels of that target (dispatch/rigid_ccd.cc); null entries if not compiled.
 rigid::KernelTable hwy_rigid_kernels(std::size_t index);
+/// The advancement kernels of that target (dispatch/advance_ccd.cc); null if not compiled.
+advancement::KernelTable hwy_advance_kernels(std::size_t index);
 
 }  // namespace simdccd::dispatch

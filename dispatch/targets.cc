@@ -3,7 +3,7 @@
 // dispatch/linear_ccd.cc (and dispatch/spacetime_ccd.cc, dispatch/rigid_ccd.cc),
 // best first, then "double" (the scalar_tile.cpp of kernels/linear/,
 // kernels/spacetime/ and kernels/rigid/). Each implementation carries the
-// kernels of every family: linear, space-time and rigid.
+// kernels of every family: linear, space-time, rigid and advancement.
 //
 // The table is built once, at first use: the compiled targets with their
 // kernel pointers, which of them this CPU runs (hwy::SupportedTargets(),
@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "advance/kernel_table.hpp"
 #include "hwy/targets.h"
 #include "hwy_dispatch.h"
 #include "linear/scalar_tile.hpp"
@@ -40,6 +41,7 @@ struct Implementation {
   bool runnable = false;
   spacetime::PlanarTileFunction spacetime_planar = nullptr;
   rigid::KernelTable rigid{};
+  advancement::KernelTable advance{};
 };
 
 std::string upper(std::string_view s) {
@@ -65,7 +67,7 @@ class Registry {
     for (const dispatch::HwyTarget& t : dispatch::hwy_compiled_targets()) {
       all_.push_back({hwy::TargetName(t.target), t.vertex_face, t.edge_edge, t.separation_vertex_face,
                       t.separation_edge_edge, t.spacetime_vertex_face, t.spacetime_edge_edge, (supported & t.target) != 0,
-                      t.spacetime_planar, t.rigid});
+                      t.spacetime_planar, t.rigid, t.advance});
     }
     all_.push_back({"double", linear::scalar_tile_function(QueryType::vertex_face),
                     linear::scalar_tile_function(QueryType::edge_edge),
@@ -73,7 +75,8 @@ class Registry {
                     linear::scalar_separation_function(QueryType::edge_edge),
                     spacetime::scalar_tile_function(QueryType::vertex_face),
                     spacetime::scalar_tile_function(QueryType::edge_edge), true,
-                    spacetime::scalar_planar_tile_function(), rigid::scalar_kernels()});
+                    spacetime::scalar_planar_tile_function(), rigid::scalar_kernels(),
+                    advancement::scalar_kernels()});
     best_ = &*std::find_if(all_.begin(), all_.end(), [](const Implementation& i) { return i.runnable; });
     active_.store(best_);
     if (const char* env = std::getenv("SIMDCCD_TARGET"); env != nullptr && *env != '\0') {
@@ -175,4 +178,9 @@ TileFunction active_tile_function(QueryType type, RigidMotionType motion) {
 }
 
 }  // namespace rigid
+namespace advancement {
+
+const KernelTable& active_kernels() { return registry().active()->advance; }
+
+}  // namespace advancement
 }  // namespace simdccd

@@ -29,6 +29,9 @@ Usage:
                [--truth BOXES_VF BOXES_EE MMA_VF MMA_EE]
   simdccd polyhedra [--scene NAME] [--list] [--mode M] [--expel E] [--target T]
                     [--threads N] [--contacts] [--json]
+  simdccd advance [--scene NAME] [--method ca|c2a|hca] [--trials N] [--seed S]
+                  [--motion general|translation|rotation] [--threads N]
+                  [--target T] [--threshold D] [--no-fcl] [--json] [--list]
   simdccd targets
   simdccd help | --help | -h
 
@@ -215,6 +218,32 @@ polyhedra
         (convex) vertices_inside, seconds. Exit status 1 when a vertex ends
         inside another body.
 
+advance Conservative advancement (advance.hpp, docs/advance.md): --trials
+        random configuration pairs (default 200, seed --seed, default 1) of a
+        scene of advance_scenes.hpp (--list prints them; default torusknot),
+        --motion general (default: the scene's own motions), or translation
+        or rotation (a's motion cut to its translation alone, or to its
+        rotation about its halfway pose: the exact oracle judges them),
+        each answered by --method (ca, c2a (default) or hca) with the
+        distance threshold --threshold (default: 10^-3 of the smallest model
+        reach) on --threads threads (default 1: each trial timed alone), and
+        judged (advance_judge.hpp): the exact oracle when a moves by a pure
+        translation or rotation and b stands still, else the certified
+        interval reference; articulated scenes by reference distances and a
+        Lipschitz bound. Prints trials, collisions, mean ms (colliding and
+        collision-free), max ms, and the checks: missed (separate, but the
+        reference finds a contact), late ToC, above the threshold (the
+        reference distance at the ToC), unverified (the reference could not
+        decide), at the iteration limit, max ToC gap (exact judge). With FCL
+        found at build time (rigid scenes, unless --no-fcl): the same trials
+        through FCL's conservative advancement, timed and judged the same
+        way. --json: one object: scene, motion, method, target, threads, triangles_a,
+        triangles_b, motion, trials, collisions, missed, late_toc, above_threshold,
+        unverified, iteration_limit, max_toc_gap, mean_ms, max_ms,
+        mean_colliding_ms, mean_free_ms, and with FCL fcl_mean_ms,
+        fcl_collisions, fcl_wrong. Exit status 1 when a check fails or a
+        trial is unverified.
+
 targets Lists the implementations compiled in, those this CPU runs, the
         active one, and the architecture of the xsimd entry.
 
@@ -227,7 +256,8 @@ oracle of --verify. Runs over 2 s show progress on stderr.
 
 Exit status: 0 done; 1 check or step found a false negative (against the
 files' truth, so not with --model spacetime) or an invalid query,
-polyhedra a vertex inside another body, step (linear model) in
+polyhedra a vertex inside another body, advance a failed or unverified
+check, step (linear model) in
 exact or oracle mode a false positive, --verify found a disagreement the mode
 rules out (exact: any; conservative: an oracle false negative; both: a toi
 later than the oracle's), or
@@ -249,6 +279,7 @@ int dispatch(std::span<const std::string_view> args) {
   if (command == "targets") return run_targets(rest);
   if (command == "step") return run_step(rest);
   if (command == "polyhedra") return run_polyhedra(rest);
+  if (command == "advance") return run_advance(rest);
   if (command == "help" || command == "--help" || command == "-h") {
     print_usage();
     return kOk;

@@ -1,0 +1,136 @@
+// The two batched kernels of conservative advancement (advance/batch.hpp),
+// written once over the lane type L: node pairs (line-swept spheres) and
+// triangle pairs. Every lane is independent, so a batch gives the same bits
+// on every target and at every vector width.
+//
+// Re-included per Highway target (see simd/vec3-inl.h).
+#if defined(SIMDCCD_ADVANCE_PAIR_KERNELS_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef SIMDCCD_ADVANCE_PAIR_KERNELS_INL_H_
+#undef SIMDCCD_ADVANCE_PAIR_KERNELS_INL_H_
+#else
+#define SIMDCCD_ADVANCE_PAIR_KERNELS_INL_H_
+#endif
+
+#include <cstddef>
+#include <limits>
+
+#include "simdccd/advance/batch.hpp"
+#include "simdccd/advance/closest_points-inl.h"
+#include "simdccd/advance/pair_bounds-inl.h"
+
+namespace simdccd::advancement::SIMDCCD_TARGET_NAMESPACE {
+
+/// Lanes [i, i + L::lanes()) of a node batch.
+template <class L>
+void node_lanes(NodeBatch& nb, const Frame& f, std::size_t i) {
+  using V = typename L::V;
+  const V a0x = L::load(nb.a0[0] + i), a0y = L::load(nb.a0[1] + i), a0z = L::load(nb.a0[2] + i);
+  const V a1x = L::load(nb.a1[0] + i), a1y = L::load(nb.a1[1] + i), a1z = L::load(nb.a1[2] + i);
+  V b0x, b0y, b0z, b1x, b1y, b1z;
+  to_frame_a<L>(f, L::load(nb.b0[0] + i), L::load(nb.b0[1] + i), L::load(nb.b0[2] + i), b0x, b0y, b0z);
+  to_frame_a<L>(f, L::load(nb.b1[0] + i), L::load(nb.b1[1] + i), L::load(nb.b1[2] + i), b1x, b1y, b1z);
+  V px, py, pz, qx, qy, qz;
+  segment_closest<L>(a0x, a0y, a0z, a1x, a1y, a1z, b0x, b0y, b0z, b1x, b1y, b1z, px, py, pz, qx, qy, qz);
+  const V nx = L::sub(qx, px), ny = L::sub(qy, py), nz = L::sub(qz, pz);
+  const V len2 = dot3<L>(nx, ny, nz, nx, ny, nz), len = L::sqrt(len2);
+  const V top_a = L::max(dot3<L>(a0x, a0y, a0z, nx, ny, nz), dot3<L>(a1x, a1y, a1z, nx, ny, nz));
+  const V low_b = L::min(dot3<L>(b0x, b0y, b0z, nx, ny, nz), dot3<L>(b1x, b1y, b1z, nx, ny, nz));
+  const V radii = L::add(L::load(nb.ra + i), L::load(nb.rb + i));
+  const V lower = L::sub(slab_lower<L>(L::sub(low_b, top_a), len2, L::div(L::set(1), len), f), radii);
+  L::store(lower, nb.lower + i);
+  L::store(closing_time<L>(lower, nx, ny, nz, len, L::load(nb.reach_a + i), L::load(nb.reach_b + i), f), nb.dt + i);
+}
+
+/// Keeps (p, q) of squared distance d2 when it beats the best so far.
+template <class L>
+void keep_closer(typename L::M valid, typename L::V px, typename L::V py, typename L::V pz, typename L::V qx,
+                 typename L::V qy, typename L::V qz, typename L::V& best, typename L::V& bpx, typename L::V& bpy,
+                 typename L::V& bpz, typename L::V& bqx, typename L::V& bqy, typename L::V& bqz) {
+  using V = typename L::V;
+  const V dx = L::sub(qx, px), dy = L::sub(qy, py), dz = L::sub(qz, pz);
+  const V d2 = dot3<L>(dx, dy, dz, dx, dy, dz);
+  const auto better = L::both(valid, L::lt(d2, best));
+  best = L::select(better, d2, best);
+  bpx = L::select(better, px, bpx);
+  bpy = L::select(better, py, bpy);
+  bpz = L::select(better, pz, bpz);
+  bqx = L::select(better, qx, bqx);
+  bqy = L::select(better, qy, bqy);
+  bqz = L::select(better, qz, bqz);
+}
+
+/// Lanes [i, i + L::lanes()) of a triangle batch: the closest pair over the
+/// 9 edge pairs and the 6 vertex-face projections, then its slab.
+template <class L>
+void triangle_lanes(TriangleBatch& tb, const Frame& f, std::size_t i) {
+  using V = typename L::V;
+  V a0x = L::load(tb.a[0][0] + i), a0y = L::load(tb.a[0][1] + i), a0z = L::load(tb.a[0][2] + i);
+  V a1x = L::load(tb.a[1][0] + i), a1y = L::load(tb.a[1][1] + i), a1z = L::load(tb.a[1][2] + i);
+  V a2x = L::load(tb.a[2][0] + i), a2y = L::load(tb.a[2][1] + i), a2z = L::load(tb.a[2][2] + i);
+  V b0x, b0y, b0z, b1x, b1y, b1z, b2x, b2y, b2z;
+  to_frame_a<L>(f, L::load(tb.b[0][0] + i), L::load(tb.b[0][1] + i), L::load(tb.b[0][2] + i), b0x, b0y, b0z);
+  to_frame_a<L>(f, L::load(tb.b[1][0] + i), L::load(tb.b[1][1] + i), L::load(tb.b[1][2] + i), b1x, b1y, b1z);
+  to_frame_a<L>(f, L::load(tb.b[2][0] + i), L::load(tb.b[2][1] + i), L::load(tb.b[2][2] + i), b2x, b2y, b2z);
+  V best = L::set(std::numeric_limits<double>::infinity());
+  V bpx = a0x, bpy = a0y, bpz = a0z, bqx = b0x, bqy = b0y, bqz = b0z;
+  const auto all = L::lt(L::set(0), L::set(1));
+  V px, py, pz, qx, qy, qz;
+  // Edge k of a triangle runs from vertex k to vertex k + 1 (mod 3).
+  const auto edges_against = [&](V sx, V sy, V sz, V ex, V ey, V ez) {
+    segment_closest<L>(sx, sy, sz, ex, ey, ez, b0x, b0y, b0z, b1x, b1y, b1z, px, py, pz, qx, qy, qz);
+    keep_closer<L>(all, px, py, pz, qx, qy, qz, best, bpx, bpy, bpz, bqx, bqy, bqz);
+    segment_closest<L>(sx, sy, sz, ex, ey, ez, b1x, b1y, b1z, b2x, b2y, b2z, px, py, pz, qx, qy, qz);
+    keep_closer<L>(all, px, py, pz, qx, qy, qz, best, bpx, bpy, bpz, bqx, bqy, bqz);
+    segment_closest<L>(sx, sy, sz, ex, ey, ez, b2x, b2y, b2z, b0x, b0y, b0z, px, py, pz, qx, qy, qz);
+    keep_closer<L>(all, px, py, pz, qx, qy, qz, best, bpx, bpy, bpz, bqx, bqy, bqz);
+  };
+  edges_against(a0x, a0y, a0z, a1x, a1y, a1z);
+  edges_against(a1x, a1y, a1z, a2x, a2y, a2z);
+  edges_against(a2x, a2y, a2z, a0x, a0y, a0z);
+  // Each vertex against the other triangle's face; pairs are kept in (a, b) order.
+  const auto vertex_of_a = [&](V x, V y, V z) {
+    const auto in = face_projection<L>(x, y, z, b0x, b0y, b0z, b1x, b1y, b1z, b2x, b2y, b2z, qx, qy, qz);
+    keep_closer<L>(in, x, y, z, qx, qy, qz, best, bpx, bpy, bpz, bqx, bqy, bqz);
+  };
+  const auto vertex_of_b = [&](V x, V y, V z) {
+    const auto in = face_projection<L>(x, y, z, a0x, a0y, a0z, a1x, a1y, a1z, a2x, a2y, a2z, px, py, pz);
+    keep_closer<L>(in, px, py, pz, x, y, z, best, bpx, bpy, bpz, bqx, bqy, bqz);
+  };
+  vertex_of_a(a0x, a0y, a0z);
+  vertex_of_a(a1x, a1y, a1z);
+  vertex_of_a(a2x, a2y, a2z);
+  vertex_of_b(b0x, b0y, b0z);
+  vertex_of_b(b1x, b1y, b1z);
+  vertex_of_b(b2x, b2y, b2z);
+
+  const V nx = L::sub(bqx, bpx), ny = L::sub(bqy, bpy), nz = L::sub(bqz, bpz);
+  const V len2 = dot3<L>(nx, ny, nz, nx, ny, nz), len = L::sqrt(len2);
+  const V top_a = L::max(L::max(dot3<L>(a0x, a0y, a0z, nx, ny, nz), dot3<L>(a1x, a1y, a1z, nx, ny, nz)),
+                         dot3<L>(a2x, a2y, a2z, nx, ny, nz));
+  const V low_b = L::min(L::min(dot3<L>(b0x, b0y, b0z, nx, ny, nz), dot3<L>(b1x, b1y, b1z, nx, ny, nz)),
+                         dot3<L>(b2x, b2y, b2z, nx, ny, nz));
+  const V lower = slab_lower<L>(L::sub(low_b, top_a), len2, L::div(L::set(1), len), f);
+  L::store(lower, tb.lower + i);
+  L::store(L::add(len, L::set(f.error)), tb.upper + i);
+  L::store(closing_time<L>(lower, nx, ny, nz, len, L::load(tb.reach_a + i), L::load(tb.reach_b + i), f), tb.dt + i);
+  L::store(bpx, tb.pa[0] + i);
+  L::store(bpy, tb.pa[1] + i);
+  L::store(bpz, tb.pa[2] + i);
+  L::store(bqx, tb.pb[0] + i);
+  L::store(bqy, tb.pb[1] + i);
+  L::store(bqz, tb.pb[2] + i);
+}
+
+/// Whole batches: lanes past `count` hold the caller's padding (any finite values).
+template <class L>
+void node_pairs(NodeBatch& nb, const Frame& f) {
+  for (std::size_t i = 0; i < nb.count; i += L::lanes()) node_lanes<L>(nb, f, i);
+}
+template <class L>
+void triangle_pairs(TriangleBatch& tb, const Frame& f) {
+  for (std::size_t i = 0; i < tb.count; i += L::lanes()) triangle_lanes<L>(tb, f, i);
+}
+
+}  // namespace simdccd::advancement::SIMDCCD_TARGET_NAMESPACE
+
+#endif  // SIMDCCD_ADVANCE_PAIR_KERNELS_INL_H_

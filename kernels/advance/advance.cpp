@@ -1,0 +1,146 @@
+// The public entries of conservative advancement for rigid models
+// (advance.hpp): validation, distance queries, single and batched queries.
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "advance/pair_advance.hpp"
+#include "advance/certifiable.hpp"
+
+namespace simdccd {
+namespace {
+
+double norm(const Vec3& v) { return std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z); }
+bool finite(const Vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+// A rotation to the accuracy distance_error() assumes: rows of unit length
+// and orthogonal within 2^-46, positive orientation.
+bool is_rotation(const std::array<double, 9>& R) {
+  for (double r : R) {
+    if (!std::isfinite(r)) return false;
+  }
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) {
+      const double d = R[3 * i] * R[3 * j] + R[3 * i + 1] * R[3 * j + 1] + R[3 * i + 2] * R[3 * j + 2];
+      if (std::abs(d - (i == j)) > 0x1p-46) return false;
+    }
+  }
+  const double det = R[0] * (R[4] * R[8] - R[5] * R[7]) - R[1] * (R[3] * R[8] - R[5] * R[6]) +
+                     R[2] * (R[3] * R[7] - R[4] * R[6]);
+  return det > 0;
+}
+
+bool is_valid(const RigidPath& p) {
+  return is_rotation(p.start.R) && finite(p.start.x) && finite(p.velocity) && std::isfinite(p.angle) &&
+         p.angle >= 0 && p.angle <= 4 * M_PI && (p.angle == 0 || std::abs(norm(p.axis) - 1) <= 0x1p-46) &&
+         norm(p.start.x) + norm(p.velocity) <= 0x1p60;
+}
+
+advancement::PairState rigid_state(const RigidPath& pa, const RigidPath& pb, double t) {
+  advancement::PairState s;
+  s.a = pose_at(pa, t);
+  s.b = pose_at(pb, t);
+  s.v = {pa.velocity.x - pb.velocity.x, pa.velocity.y - pb.velocity.y, pa.velocity.z - pb.velocity.z};
+  s.wa = {pa.axis.x * pa.angle, pa.axis.y * pa.angle, pa.axis.z * pa.angle};
+  s.wb = {pb.axis.x * pb.angle, pb.axis.y * pb.angle, pb.axis.z * pb.angle};
+  return s;
+}
+
+}  // namespace
+
+double default_threshold(const RigidModel& a, const RigidModel& b) { return 1e-3 * std::min(a.reach, b.reach); }
+
+double distance_error(double reach_a, double reach_b, double offset) {
+  return 0x1p-40 * (reach_a + reach_b + offset);
+}
+
+std::string_view to_string(AdvanceMethod method) {
+  switch (method) {
+    case AdvanceMethod::ca:
+      return "ca";
+    case AdvanceMethod::c2a:
+      return "c2a";
+    case AdvanceMethod::hca:
+      return "hca";
+  }
+  return "?";
+}
+
+bool parse_advance_method(std::string_view name, AdvanceMethod& method) {
+  for (AdvanceMethod m : {AdvanceMethod::ca, AdvanceMethod::c2a, AdvanceMethod::hca}) {
+    if (name == to_string(m)) {
+      method = m;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string_view to_string(AdvanceStatus status) {
+  switch (status) {
+    case AdvanceStatus::contact:
+      return "contact";
+    case AdvanceStatus::separate:
+      return "separate";
+    case AdvanceStatus::iteration_limit:
+      return "iteration_limit";
+    case AdvanceStatus::invalid_input:
+      return "invalid_input";
+  }
+  return "?";
+}
+
+DistanceResult distance(const RigidModel& a, const Pose& pa, const RigidModel& b, const Pose& pb) {
+  advancement::PairState s;
+  s.a = pa;
+  s.b = pb;
+  const advancement::Frame f = advancement::make_frame(s, a.reach, b.reach);
+  advancement::Sweeper sweeper(a, b);
+  const advancement::SweepResult r = sweeper.sweep(f, advancement::Cull::by_distance, -INFINITY);
+  DistanceResult d;
+  d.distance = norm({r.point_b.x - r.point_a.x, r.point_b.y - r.point_a.y, r.point_b.z - r.point_a.z});
+  d.point_a = apply(pa, r.point_a);
+  d.point_b = apply(pa, r.point_b);
+  d.triangle_a = r.triangle_a;
+  d.triangle_b = r.triangle_b;
+  return d;
+}
+
+namespace advancement {
+
+bool certifiable(const AdvanceOptions& o, double reach_a, double reach_b, double offset) {
+  return std::isfinite(o.threshold) && o.threshold > 8 * distance_error(reach_a, reach_b, offset) &&
+         o.max_iterations > 0 && o.control > 0 && o.control <= 1;
+}
+
+}  // namespace advancement
+
+AdvanceResult advance(const RigidModel& a, const RigidPath& pa, const RigidModel& b, const RigidPath& pb,
+                      const AdvanceOptions& options) {
+  AdvanceOptions o = options;
+  if (o.threshold == 0) o.threshold = default_threshold(a, b);
+  const double offset = norm(pa.start.x) + norm(pa.velocity) + norm(pb.start.x) + norm(pb.velocity);
+  if (!is_valid(pa) || !is_valid(pb) || !advancement::certifiable(o, a.reach, b.reach, offset)) {
+    AdvanceResult r;
+    r.status = AdvanceStatus::invalid_input;
+    return r;
+  }
+  const advancement::StateAt state = [&](double t) { return rigid_state(pa, pb, t); };
+  return advancement::advance_pair(a, b, state, 1, o);
+}
+
+std::vector<AdvanceResult> advance_batch(std::span<const AdvanceQuery> queries, const AdvanceOptions& options) {
+  std::vector<AdvanceResult> out(queries.size());
+  tbb::parallel_for(std::size_t{0}, queries.size(), [&](std::size_t i) {
+    const AdvanceQuery& q = queries[i];
+    if (q.a == nullptr || q.b == nullptr) {
+      out[i].status = AdvanceStatus::invalid_input;
+      return;
+    }
+    out[i] = advance(*q.a, q.path_a, *q.b, q.path_b, options);
+  });
+  return out;
+}
+
+}  // namespace simdccd

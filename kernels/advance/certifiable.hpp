@@ -1,0 +1,12 @@
+// Whether the options can be certified for one model pair (advance.cpp). Internal.
+#pragma once
+
+#include "simdccd/advance.hpp"
+
+namespace simdccd::advancement {
+
+/// False when the threshold is not above 8 distance_error(reach_a, reach_b, offset), the
+/// iteration cap is not positive or the control is not in (0, 1].
+bool certifiable(const AdvanceOptions& o, double reach_a, double reach_b, double offset);
+
+}  // namespace simdccd::advancement

@@ -1,0 +1,87 @@
+// Poses and the paper's rigid paths (advance.hpp): constant translational
+// and angular velocity between two poses.
+#include <algorithm>
+#include <cmath>
+
+#include "simdccd/advance.hpp"
+
+namespace simdccd {
+namespace {
+
+using Matrix = std::array<double, 9>;
+
+Matrix multiply(const Matrix& a, const Matrix& b) {
+  Matrix c{};
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) {
+      c[3 * i + j] = a[3 * i] * b[j] + a[3 * i + 1] * b[3 + j] + a[3 * i + 2] * b[6 + j];
+    }
+  }
+  return c;
+}
+
+Matrix rotation(const Vec3& u, double angle) {
+  const double c = std::cos(angle), s = std::sin(angle), k = 1 - c;
+  return {c + u.x * u.x * k,       u.x * u.y * k - u.z * s, u.x * u.z * k + u.y * s,
+          u.y * u.x * k + u.z * s, c + u.y * u.y * k,       u.y * u.z * k - u.x * s,
+          u.z * u.x * k - u.y * s, u.z * u.y * k + u.x * s, c + u.z * u.z * k};
+}
+
+}  // namespace
+
+Vec3 apply(const Pose& pose, const Vec3& p) {
+  const auto& R = pose.R;
+  return {R[0] * p.x + R[1] * p.y + R[2] * p.z + pose.x.x, R[3] * p.x + R[4] * p.y + R[5] * p.z + pose.x.y,
+          R[6] * p.x + R[7] * p.y + R[8] * p.z + pose.x.z};
+}
+
+Pose compose(const Pose& a, const Pose& b) { return {multiply(a.R, b.R), apply(a, b.x)}; }
+
+Pose pose_from_axis_angle(const Vec3& axis, double angle, const Vec3& x) { return {rotation(axis, angle), x}; }
+
+RigidPath path_between(const Pose& q0, const Pose& q1) {
+  RigidPath path;
+  path.start = q0;
+  path.velocity = {q1.x.x - q0.x.x, q1.x.y - q0.x.y, q1.x.z - q0.x.z};
+  // M = R1 R0^T; its angle from the trace, its axis from the skew part (or,
+  // near a half turn, from the largest column of M + I).
+  const Matrix& a = q1.R;
+  const Matrix& b = q0.R;
+  Matrix m{};
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) m[3 * i + j] = a[3 * i] * b[3 * j] + a[3 * i + 1] * b[3 * j + 1] + a[3 * i + 2] * b[3 * j + 2];
+  }
+  const Vec3 skew{m[7] - m[5], m[2] - m[6], m[3] - m[1]};
+  const double sin2 = std::sqrt(skew.x * skew.x + skew.y * skew.y + skew.z * skew.z);  // 2 sin(angle)
+  const double cos2 = m[0] + m[4] + m[8] - 1;                                          // 2 cos(angle)
+  path.angle = std::atan2(sin2, cos2);
+  if (path.angle == 0) return path;
+  if (sin2 > 1e-6) {
+    path.axis = {skew.x / sin2, skew.y / sin2, skew.z / sin2};
+    return path;
+  }
+  // Near pi: M + I = 2 u u^T (+ O(sin)); the column of largest norm, its sign
+  // fixed by the skew part.
+  int best = 0;
+  double best_norm = -1;
+  for (int j = 0; j < 3; ++j) {
+    const double x = m[j] + (j == 0), y = m[3 + j] + (j == 1), z = m[6 + j] + (j == 2);
+    const double n = x * x + y * y + z * z;
+    if (n > best_norm) best_norm = n, best = j;
+  }
+  const double n = std::sqrt(best_norm);
+  Vec3 u{(m[best] + (best == 0)) / n, (m[3 + best] + (best == 1)) / n, (m[6 + best] + (best == 2)) / n};
+  if (u.x * skew.x + u.y * skew.y + u.z * skew.z < 0) u = {-u.x, -u.y, -u.z};
+  path.axis = u;
+  return path;
+}
+
+Pose pose_at(const RigidPath& path, double t) {
+  Pose p;
+  p.x = {path.start.x.x + t * path.velocity.x, path.start.x.y + t * path.velocity.y,
+         path.start.x.z + t * path.velocity.z};
+  p.R = path.angle == 0 ? path.start.R : multiply(rotation(path.axis, t * path.angle), path.start.R);
+  return p;
+}
+
+}  // namespace simdccd

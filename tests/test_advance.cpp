@@ -1,0 +1,188 @@
+// Conservative advancement (advance.hpp) on hand-derived cases: the
+// geometry of each is in its comment, the expected ToC derived there. The
+// randomized trials against the references are in test_advance_judge.cpp.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "implementations.hpp"
+#include "simdccd/advance.hpp"
+#include "simdccd/advance_scenes.hpp"
+
+namespace simdccd {
+namespace {
+
+constexpr AdvanceMethod kMethods[] = {AdvanceMethod::ca, AdvanceMethod::c2a, AdvanceMethod::hca};
+
+// The box [lo, hi] as a soup (box() is centered at the origin).
+TriangleSoup box_between(const Vec3& lo, const Vec3& hi) {
+  TriangleSoup s = box({(hi.x - lo.x) / 2, (hi.y - lo.y) / 2, (hi.z - lo.z) / 2});
+  for (Vec3& v : s.vertices) v = {v.x + (hi.x + lo.x) / 2, v.y + (hi.y + lo.y) / 2, v.z + (hi.z + lo.z) / 2};
+  return s;
+}
+
+RigidPath still_at(const Vec3& x) {
+  RigidPath p;
+  p.start.x = x;
+  return p;
+}
+
+double distance_between(const Vec3& p, const Vec3& q) { return std::hypot(q.x - p.x, q.y - p.y, q.z - p.z); }
+
+}  // namespace
+
+TEST_CASE("advance: two unit cubes, one translated through the other (every method and implementation)") {
+  // a: unit cube centered at (-3, 0, 0) moving by (6, 0, 0); b: unit cube at
+  // the origin. The gap between a's face x = -2.5 + 6t and b's face x = -0.5
+  // is 2 - 6t: first contact t* = 1/3, and the distance is at most the
+  // threshold tau only for t >= (2 - tau) / 6. (FCL's CA answers 1 here.)
+  const RigidModel a = build_model(box({0.5, 0.5, 0.5})), b = build_model(box({0.5, 0.5, 0.5}));
+  RigidPath pa = still_at({-3, 0, 0});
+  pa.velocity = {6, 0, 0};
+  test::RestoreAuto restore;
+  for (const std::string& impl : runnable_implementations()) {
+    REQUIRE(set_implementation(impl));
+    for (AdvanceMethod m : kMethods) {
+      CAPTURE(impl);
+      CAPTURE(to_string(m));
+      AdvanceOptions o;
+      o.method = m;
+      o.threshold = 1e-3;
+      const AdvanceResult r = advance(a, pa, b, still_at({}), o);
+      CHECK(r.status == AdvanceStatus::contact);
+      CHECK(r.toc <= 1.0 / 3);
+      CHECK(r.toc >= (2 - 1e-3) / 6);
+      CHECK(r.closest.distance <= 1e-3);
+      // The closest points lie on a's face x = -2.5 + 6 toc and b's face x = -0.5.
+      CHECK(std::abs(r.closest.point_a.x - (-2.5 + 6 * r.toc)) <= 1e-9);
+      CHECK(std::abs(r.closest.point_b.x + 0.5) <= 1e-9);
+    }
+  }
+}
+
+TEST_CASE("advance: a cube passing beside another stays separate") {
+  // As above, but a runs along y = 1.2: its face y = 0.7 passes 0.2 above b's
+  // face y = 0.5 the whole time.
+  const RigidModel a = build_model(box({0.5, 0.5, 0.5})), b = build_model(box({0.5, 0.5, 0.5}));
+  RigidPath pa = still_at({-3, 1.2, 0});
+  pa.velocity = {6, 0, 0};
+  for (AdvanceMethod m : kMethods) {
+    AdvanceOptions o;
+    o.method = m;
+    const AdvanceResult r = advance(a, pa, b, still_at({}), o);
+    CAPTURE(to_string(m));
+    CHECK(r.status == AdvanceStatus::separate);
+    CHECK(r.toc == 1);
+  }
+}
+
+TEST_CASE("advance: a turning rod meets a cube at the hand-derived angle") {
+  // a: the rod [-1, 1] x [-0.05, 0.05]^2 turning about z by pi/2 (constant
+  // rate); b: the box [-0.1, 0.1] x [0.7, 0.9] x [-0.1, 0.1]. The rod's face
+  // y = 0.05 (body) first reaches b's corner (0.1, 0.7), at polar angle
+  // phi = atan2(0.7, 0.1) and radius r = sqrt(0.5), when the rod has turned
+  // theta* = phi - asin(0.05 / r) (the other corners lie at larger angles).
+  const RigidModel a = build_model(box({1, 0.05, 0.05}));
+  const RigidModel b = build_model(box_between({-0.1, 0.7, -0.1}, {0.1, 0.9, 0.1}));
+  RigidPath pa;
+  pa.axis = {0, 0, 1};
+  pa.angle = M_PI / 2;
+  const double t_star = (std::atan2(0.7, 0.1) - std::asin(0.05 / std::sqrt(0.5))) / (M_PI / 2);
+  for (AdvanceMethod m : kMethods) {
+    AdvanceOptions o;
+    o.method = m;
+    o.threshold = 1e-4;
+    const AdvanceResult r = advance(a, pa, b, still_at({}), o);
+    CAPTURE(to_string(m));
+    REQUIRE(r.status == AdvanceStatus::contact);
+    CHECK(r.toc <= t_star);
+    // The distance closes at most at the speed of the corner's turn, pi/2 r,
+    // so a ToC within 1e-4 of contact is at most 1e-4 / (pi/2 r) early... and
+    // at least that close; allow the gap the threshold permits, with room.
+    CHECK(r.toc >= t_star - 1e-3);
+    CHECK(r.closest.distance <= 1e-4);
+    // The contact is at b's corner (0.1, 0.7, z).
+    CHECK(distance_between(r.closest.point_b, {0.1, 0.7, r.closest.point_b.z}) <= 1e-3);
+  }
+}
+
+TEST_CASE("advance: the distance of two posed boxes, with the closest triangles") {
+  // a: unit cube at the origin; b: unit cube turned 45 degrees about z and
+  // centered at (2, 0, 0): its vertical edge x = 2 - sqrt(1/2), y = 0 faces
+  // a's face x = 0.5, at distance 1.5 - sqrt(1/2).
+  const RigidModel a = build_model(box({0.5, 0.5, 0.5})), b = build_model(box({0.5, 0.5, 0.5}));
+  const Pose pb = pose_from_axis_angle({0, 0, 1}, M_PI / 4, {2, 0, 0});
+  const DistanceResult d = distance(a, Pose{}, b, pb);
+  CHECK(std::abs(d.distance - (1.5 - std::sqrt(0.5))) <= 1e-12);
+  CHECK(std::abs(d.point_a.x - 0.5) <= 1e-12);
+  CHECK(std::abs(d.point_b.x - (2 - std::sqrt(0.5))) <= 1e-12);
+  CHECK(std::abs(d.point_b.y) <= 1e-12);
+  // The closest triangles hold those points: a's triangle lies in x = 0.5.
+  for (std::uint32_t v : a.soup.triangles[d.triangle_a]) CHECK(a.soup.vertices[v].x == 0.5);
+}
+
+TEST_CASE("advance: an articulated arm bends into a box at the hand-derived angle") {
+  // Two links of length 1 (boxes [0, 1] x [-0.05, 0.05]^2 in their frames),
+  // link 1 attached at x = 1 of link 0; joint 0 turns about z from 0 to pi/2,
+  // joint 1 stays at 0: a straight arm of length 2 turning about the origin.
+  // Obstacle: the box [-0.1, 0.1] x [1.4, 1.6] x [-0.1, 0.1]. As for the rod,
+  // the arm's face y = 0.05 meets the corner (0.1, 1.4) (radius r, polar
+  // angle phi) at theta* = phi - asin(0.05 / r), on link 1 (r > 1).
+  auto link_model = std::make_shared<const RigidModel>(build_model(box_between({0, -0.05, -0.05}, {1, 0.05, 0.05})));
+  ArticulatedModel arm;
+  arm.links.push_back({-1, JointType::revolute, Pose{}, {0, 0, 1}, link_model});
+  Pose at_end;
+  at_end.x = {1, 0, 0};
+  arm.links.push_back({0, JointType::revolute, at_end, {0, 0, 1}, link_model});
+  ArticulatedModel obstacle;
+  obstacle.links.push_back(
+      {-1, JointType::fixed, Pose{}, {0, 0, 1},
+       std::make_shared<const RigidModel>(build_model(box_between({-0.1, 1.4, -0.1}, {0.1, 1.6, 0.1})))});
+  ArticulatedPath pa;
+  pa.q0 = {0, 0};
+  pa.q1 = {M_PI / 2, 0};
+  ArticulatedPath pb;
+  pb.q0 = pb.q1 = {0};
+  const double r = std::hypot(0.1, 1.4);
+  const double t_star = (std::atan2(1.4, 0.1) - std::asin(0.05 / r)) / (M_PI / 2);
+  for (AdvanceMethod m : kMethods) {
+    AdvanceOptions o;
+    o.method = m;
+    o.threshold = 1e-4;
+    const AdvanceResult res = advance(arm, pa, obstacle, pb, o);
+    CAPTURE(to_string(m));
+    REQUIRE(res.status == AdvanceStatus::contact);
+    CHECK(res.toc <= t_star);
+    CHECK(res.toc >= t_star - 1e-3);
+    CHECK(res.link_a == 1);
+    CHECK(res.closest.distance <= 1e-4);
+  }
+  // The poses: at t = 1 link 1's origin is at (0, 1, 0).
+  const std::vector<Pose> end = link_poses(arm, pa, 1);
+  CHECK(std::abs(end[1].x.x) <= 1e-15);
+  CHECK(std::abs(end[1].x.y - 1) <= 1e-15);
+}
+
+TEST_CASE("advance: invalid input is answered as such") {
+  const RigidModel a = build_model(box({0.5, 0.5, 0.5}));
+  RigidPath bad = still_at({-3, 0, 0});
+  bad.velocity = {std::numeric_limits<double>::quiet_NaN(), 0, 0};
+  CHECK(advance(a, bad, a, still_at({})).status == AdvanceStatus::invalid_input);
+  RigidPath skew = still_at({-3, 0, 0});
+  skew.start.R[1] = 0.1;  // not a rotation
+  CHECK(advance(a, skew, a, still_at({})).status == AdvanceStatus::invalid_input);
+  AdvanceOptions tiny;
+  tiny.threshold = 1e-20;  // below 8 distance_error(): cannot be certified
+  CHECK(advance(a, still_at({-3, 0, 0}), a, still_at({}), tiny).status == AdvanceStatus::invalid_input);
+  TriangleSoup out_of_range = box({1, 1, 1});
+  out_of_range.triangles[3][1] = 8;
+  CHECK_THROWS_AS(build_model(out_of_range), std::invalid_argument);
+  TriangleSoup infinite = box({1, 1, 1});
+  infinite.vertices[2].y = std::numeric_limits<double>::infinity();
+  CHECK_THROWS_AS(build_model(infinite), std::invalid_argument);
+  CHECK_THROWS_AS(build_model(TriangleSoup{}), std::invalid_argument);
+}
+
+}  // namespace simdccd

@@ -1,0 +1,98 @@
+// Conservative advancement on random trials, every answer judged by the
+// references (advance_judge.hpp): the exact oracle for pure translations and
+// rotations, the certified interval reference for the paper's general
+// motion, reference distances for articulated models. No trial may be late,
+// missed, above the threshold or undecided.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <random>
+#include <string>
+
+#include "simdccd/advance.hpp"
+#include "simdccd/advance_judge.hpp"
+#include "simdccd/advance_scenes.hpp"
+
+namespace simdccd {
+namespace {
+
+constexpr AdvanceMethod kMethods[] = {AdvanceMethod::ca, AdvanceMethod::c2a, AdvanceMethod::hca};
+
+struct Count {
+  int trials = 0, contacts = 0, exact = 0, failed = 0, unverified = 0;
+  void add(const AdvanceResult& r, const TrialVerdict& v) {
+    ++trials;
+    contacts += r.status == AdvanceStatus::contact;
+    exact += v.exact;
+    failed += v.failed();
+    unverified += v.unverified;
+  }
+};
+
+void check_rigid(const RigidScene& scene, Count& count) {
+  const RigidJudge judge(*scene.a, *scene.b);
+  for (AdvanceMethod m : kMethods) {
+    AdvanceOptions o;
+    o.method = m;
+    for (const RigidTrial& t : scene.trials) {
+      const AdvanceResult r = advance(*scene.a, t.path_a, *scene.b, t.path_b, o);
+      REQUIRE(r.status != AdvanceStatus::invalid_input);
+      const TrialVerdict v = judge(t.path_a, t.path_b, r);
+      count.add(r, v);
+      if (v.failed() || v.unverified) {
+        MESSAGE(scene.name, " ", to_string(m), ": toc ", r.toc, " status ", to_string(r.status), " late ", v.late,
+                " missed ", v.missed, " above ", v.above_threshold, " unverified ", v.unverified);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("advance judge: random flybys of cubes and a small torus knot, every method") {
+  // General motion (translation and rotation at once): the certified reference.
+  Count count;
+  check_rigid(rigid_scene("cubes", 30, 5), count);
+  check_rigid(rigid_scene_from_mesh("knot", torus_knot(2, 3, 96, 8, 0.6, 0.25, 0.1), 15, 9), count);
+  CHECK(count.failed == 0);
+  CHECK(count.unverified == 0);
+  // The trials must exercise both answers.
+  CHECK(count.contacts > count.trials / 5);
+  CHECK(count.contacts < count.trials * 4 / 5);
+}
+
+TEST_CASE("advance judge: pure translations and rotations against the exact oracle") {
+  Count count;
+  const RigidScene cubes = rigid_scene("cubes", 20, 21);
+  const RigidScene knot = rigid_scene_from_mesh("knot", torus_knot(2, 3, 64, 6, 0.6, 0.25, 0.1), 6, 4);
+  for (PureMotion motion : {PureMotion::translation, PureMotion::rotation}) {
+    check_rigid(pure_motion_scene(cubes, motion), count);
+    check_rigid(pure_motion_scene(knot, motion), count);
+  }
+  CHECK(count.exact == count.trials);
+  CHECK(count.failed == 0);
+  CHECK(count.contacts > count.trials / 5);
+}
+
+TEST_CASE("advance judge: the articulated chain and hand") {
+  for (const char* name : {"chain", "hand"}) {
+    const ArticulatedScene scene = articulated_scene(name, 6, 3);
+    Count count;
+    const ArticulatedJudge judge(scene.a, scene.b);
+    for (AdvanceMethod m : kMethods) {
+      AdvanceOptions o;
+      o.method = m;
+      for (const ArticulatedTrial& t : scene.trials) {
+        const AdvanceResult r = advance(scene.a, t.path_a, scene.b, t.path_b, o);
+        REQUIRE(r.status != AdvanceStatus::invalid_input);
+        count.add(r, judge(t.path_a, t.path_b, r));
+      }
+    }
+    CAPTURE(name);
+    CHECK(count.failed == 0);
+    CHECK(count.unverified == 0);
+    CHECK(count.contacts > 0);
+  }
+}
+
+}  // namespace simdccd
