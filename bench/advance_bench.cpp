@@ -47,15 +47,6 @@ struct Row {
   Totals totals;
 };
 
-void print_row(const Row& row) {
-  const Totals& t = row.totals;
-  std::printf("  %-20s mean %9.4f ms (colliding %9.4f, free %9.4f; %3llu collisions), max %9.3f ms, %llu wrong "
-              "(%llu missed, %llu late, %llu above the threshold), %llu unverified\n",
-              row.method.c_str(), t.mean_ms(), t.mean_colliding_ms(), t.mean_free_ms(), (unsigned long long)t.collisions,
-              t.max_ms, (unsigned long long)t.wrong(), (unsigned long long)t.missed, (unsigned long long)t.late,
-              (unsigned long long)t.above, (unsigned long long)t.unverified);
-  std::fflush(stdout);
-}
 
 // The paper's Table 1, C2A on a 2.66 GHz Core 2 (2008), as the issue quotes it.
 double paper_c2a_ms(const std::string& scene) {
@@ -103,7 +94,7 @@ int run_advance_bench(std::span<const std::string_view> argv) {
       judge_trials(scene, outcomes);
       Row row{name, std::string(to_string(m)), {}};
       for (const Outcome& o : outcomes) row.totals.add(o);
-      print_row(row);
+      print_totals(row.method, row.totals);
       rows.push_back(row);
     }
     if (const double paper = paper_c2a_ms(name); paper > 0) {
@@ -123,7 +114,7 @@ int run_advance_bench(std::span<const std::string_view> argv) {
       judge_trials(scene, outcomes);
       Row row{name, "fcl " + to_string(config), {}};
       for (const Outcome& o : outcomes) row.totals.add(o);
-      print_row(row);
+      print_totals(row.method, row.totals);
       rows.push_back(row);
       const Totals& t = row.totals;
       if (t.wrong() == 0 && t.unverified == 0 && (!fastest || t.mean_ms() < rows[*fastest].totals.mean_ms())) {

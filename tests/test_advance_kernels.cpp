@@ -11,6 +11,7 @@
 
 #include "advance/kernel_table.hpp"
 #include "implementations.hpp"
+#include "test_scale.hpp"
 #include "simdccd/advance.hpp"
 #include "simdccd/advance_reference.hpp"
 
@@ -144,13 +145,17 @@ TEST_CASE("advance kernels: every implementation gives the same bits") {
 }
 
 TEST_CASE("advance kernels: lower <= the reference distance <= upper, degenerate pairs included") {
-  // Each pair as two one-triangle soups at the identity poses, b's points
-  // already in a's frame (identity frame).
+  // Each pair as two one-triangle soups, b at the frame's random pose (the
+  // kernels map b's points into a's frame), judged on every implementation.
+  // SIMDCCD_TEST_SCALE scales the draws (a longer differential run).
+  test::RestoreAuto restore;
+  std::mt19937_64 rng(5);
   PairDraw draw(3);
-  Frame f;
-  f.error = distance_error(3e3, 3e3, 0);
   std::uint64_t broken = 0;
-  for (int n = 0; n < 60; ++n) {
+  const std::size_t batches = test::scaled(60, 60);
+  for (std::size_t n = 0; n < batches; ++n) {
+    const Frame f = random_frame(rng);
+    const Pose pose_b{{f.R[0], f.R[1], f.R[2], f.R[3], f.R[4], f.R[5], f.R[6], f.R[7], f.R[8]}, {f.x[0], f.x[1], f.x[2]}};
     TriangleBatch tb;
     tb.count = kBatch;
     Vec3 a[kBatch][3], b[kBatch][3];
@@ -158,13 +163,21 @@ TEST_CASE("advance kernels: lower <= the reference distance <= upper, degenerate
       draw.draw(a[k], b[k]);
       fill(tb, k, a[k], b[k]);
     }
-    advancement::active_kernels().triangle_pairs(tb, f);
+    ReferenceDistance d[kBatch];
     for (std::size_t k = 0; k < kBatch; ++k) {
-      TriangleSoup sa{{a[k][0], a[k][1], a[k][2]}, {{0, 1, 2}}};
-      TriangleSoup sb{{b[k][0], b[k][1], b[k][2]}, {{0, 1, 2}}};
-      const ReferenceDistance d = reference_distance(sa, Pose{}, sb, Pose{});
-      const bool ok = tb.lower[k] <= d.distance + d.error && d.distance - d.error <= tb.upper[k] && tb.dt[k] >= 0;
-      if (!ok) test::report_first(broken, "bounds broken", n * kBatch + k);
+      const TriangleSoup sa{{a[k][0], a[k][1], a[k][2]}, {{0, 1, 2}}};
+      const TriangleSoup sb{{b[k][0], b[k][1], b[k][2]}, {{0, 1, 2}}};
+      d[k] = reference_distance(sa, Pose{}, sb, pose_b);
+    }
+    for (const std::string& impl : runnable_implementations()) {
+      REQUIRE(set_implementation(impl));
+      TriangleBatch t = tb;
+      advancement::active_kernels().triangle_pairs(t, f);
+      for (std::size_t k = 0; k < kBatch; ++k) {
+        const bool ok = t.lower[k] <= d[k].distance + d[k].error && d[k].distance - d[k].error <= t.upper[k] &&
+                        t.dt[k] >= 0;
+        if (!ok) test::report_first(broken, impl + ": bounds broken", n * kBatch + k);
+      }
     }
   }
   CHECK(broken == 0);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <mutex>
 
@@ -55,6 +56,15 @@ void Totals::add(const Outcome& o) {
 double Totals::mean_ms() const { return mean(sum_ms, trials); }
 double Totals::mean_colliding_ms() const { return mean(sum_colliding_ms, collisions); }
 double Totals::mean_free_ms() const { return mean(sum_free_ms, trials - collisions); }
+
+void print_totals(const std::string& who, const Totals& t) {
+  std::printf("  %-20s mean %9.4f ms (colliding %9.4f, free %9.4f; %3llu collisions), max %9.3f ms, %llu wrong "
+              "(%llu missed, %llu late, %llu above the threshold), %llu unverified\n",
+              who.c_str(), t.mean_ms(), t.mean_colliding_ms(), t.mean_free_ms(), (unsigned long long)t.collisions,
+              t.max_ms, (unsigned long long)t.wrong(), (unsigned long long)t.missed, (unsigned long long)t.late,
+              (unsigned long long)t.above, (unsigned long long)t.unverified);
+  std::fflush(stdout);
+}
 
 std::vector<std::string> scene_names() {
   std::vector<std::string> names = advance_scene_names();

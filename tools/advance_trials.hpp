@@ -48,6 +48,10 @@ struct LoadedScene {
   std::size_t triangles_a = 0, triangles_b = 0;
   std::size_t trials() const { return articulated ? joints.trials.size() : rigid.trials.size(); }
 };
+/// One line of totals: `who` (a method or peer), times, collisions and the
+/// checks against the reference.
+void print_totals(const std::string& who, const Totals& t);
+
 /// advance_scene_names() and "funnel".
 std::vector<std::string> scene_names();
 /// `motion`: "general" (the scene's own trials), or "translation" or

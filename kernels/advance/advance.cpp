@@ -7,12 +7,11 @@
 
 #include "advance/pair_advance.hpp"
 #include "advance/certifiable.hpp"
+#include "common/vec3_math.hpp"
 
 namespace simdccd {
 namespace {
 
-double norm(const Vec3& v) { return std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z); }
-bool finite(const Vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
 // A rotation to the accuracy distance_error() assumes: rows of unit length
 // and orthogonal within 2^-46, positive orientation.
@@ -97,14 +96,7 @@ DistanceResult distance(const RigidModel& a, const Pose& pa, const RigidModel& b
   s.b = pb;
   const advancement::Frame f = advancement::make_frame(s, a.reach, b.reach);
   advancement::Sweeper sweeper(a, b);
-  const advancement::SweepResult r = sweeper.sweep(f, advancement::Cull::by_distance, -INFINITY);
-  DistanceResult d;
-  d.distance = norm({r.point_b.x - r.point_a.x, r.point_b.y - r.point_a.y, r.point_b.z - r.point_a.z});
-  d.point_a = apply(pa, r.point_a);
-  d.point_b = apply(pa, r.point_b);
-  d.triangle_a = r.triangle_a;
-  d.triangle_b = r.triangle_b;
-  return d;
+  return advancement::closest_pair(sweeper.sweep(f, advancement::Cull::by_distance, -INFINITY), pa);
 }
 
 namespace advancement {

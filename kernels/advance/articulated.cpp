@@ -9,11 +9,11 @@
 
 #include "advance/pair_advance.hpp"
 #include "advance/certifiable.hpp"
+#include "common/vec3_math.hpp"
 
 namespace simdccd {
 namespace {
 
-double norm(const Vec3& v) { return std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z); }
 
 Pose joint(const Link& link, double q) {
   switch (link.joint) {
@@ -51,8 +51,7 @@ struct LinkBound {
 
 std::vector<LinkBound> link_bounds(const ArticulatedModel& m, const ArticulatedPath& p) {
   const std::size_t n = m.links.size();
-  // reach[k][j]: a bound on |origin_k - origin_j| over the step for every
-  // ancestor j of k (j == n: the base origin).
+  // hop[k]: a bound on |origin_k - origin_parent(k)| over the step.
   std::vector<double> hop(n);
   for (std::size_t k = 0; k < n; ++k) {
     const Link& l = m.links[k];

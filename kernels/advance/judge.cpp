@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "simdccd/advance_reference.hpp"
+#include "common/vec3_math.hpp"
 
 namespace simdccd {
 namespace {
@@ -18,8 +19,6 @@ constexpr double kExactSlack = 1e-12;
 // in a step or two.)
 constexpr double kMinWidth = 1e-15;
 
-bool is_zero(const Vec3& v) { return v.x == 0 && v.y == 0 && v.z == 0; }
-double norm(const Vec3& v) { return std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z); }
 
 bool has_toc(const AdvanceResult& r) {
   return r.status == AdvanceStatus::contact || r.status == AdvanceStatus::iteration_limit;
@@ -149,10 +148,10 @@ TrialVerdict ArticulatedJudge::operator()(const ArticulatedPath& pa, const Artic
   const double end = has_toc(answer) ? answer.toc : 1;
   for (std::size_t ka = 0; ka < a_.links.size() && !v.failed(); ++ka) {
     if (!trees_a_[ka]) continue;
+    const double speed_a = link_speed(a_, pa, ka);
     for (std::size_t kb = 0; kb < b_.links.size(); ++kb) {
       if (!trees_b_[kb]) continue;
-      const LinkPair pair{a_, pa, *trees_a_[ka], ka, b_, pb, *trees_b_[kb], kb,
-                          link_speed(a_, pa, ka) + link_speed(b_, pb, kb)};
+      const LinkPair pair{a_, pa, *trees_a_[ka], ka, b_, pb, *trees_b_[kb], kb, speed_a + link_speed(b_, pb, kb)};
       const std::optional<bool> apart = links_apart(pair, 0, end);
       if (!apart) {
         v.unverified = true;

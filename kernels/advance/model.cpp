@@ -9,15 +9,11 @@
 #include <string>
 
 #include "simdccd/advance.hpp"
+#include "common/vec3_math.hpp"
 
 namespace simdccd {
 namespace {
 
-Vec3 sub(const Vec3& a, const Vec3& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
-Vec3 add(const Vec3& a, const Vec3& b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
-Vec3 scale(const Vec3& a, double s) { return {a.x * s, a.y * s, a.z * s}; }
-double dot(const Vec3& a, const Vec3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-double norm(const Vec3& a) { return std::sqrt(dot(a, a)); }
 
 // Radii and reaches are computed in double and then widened by this relative
 // amount plus an absolute 2^-40 of the model's size, so that they bound the
@@ -60,7 +56,7 @@ class Builder {
   }
 
   Vec3 vertex(std::uint32_t t, int k) const { return m_.soup.vertices[m_.soup.triangles[t][k]]; }
-  Vec3 centroid(std::uint32_t t) const { return scale(add(add(vertex(t, 0), vertex(t, 1)), vertex(t, 2)), 1.0 / 3); }
+  Vec3 centroid(std::uint32_t t) const { return (1.0 / 3) * (vertex(t, 0) + vertex(t, 1) + vertex(t, 2)); }
 
   enum class Points { vertices, centroids };
 
@@ -84,12 +80,12 @@ class Builder {
     double n = 0;
     Vec3 lo{INFINITY, INFINITY, INFINITY}, hi{-INFINITY, -INFINITY, -INFINITY};
     each_point(first, last, points, [&](const Vec3& v) {
-      mean = add(mean, v);
+      mean = mean + v;
       n += 1;
       lo = {std::min(lo.x, v.x), std::min(lo.y, v.y), std::min(lo.z, v.z)};
       hi = {std::max(hi.x, v.x), std::max(hi.y, v.y), std::max(hi.z, v.z)};
     });
-    mean = scale(mean, 1 / n);
+    mean = (1 / n) * mean;
     double c[3][3] = {};
     each_point(first, last, points, [&](const Vec3& v) {
       const double d[3] = {v.x - mean.x, v.y - mean.y, v.z - mean.z};
@@ -97,7 +93,7 @@ class Builder {
         for (int j = 0; j < 3; ++j) c[i][j] += d[i] * d[j];
       }
     });
-    const Vec3 extent = sub(hi, lo);
+    const Vec3 extent = hi - lo;
     Vec3 u = extent.x >= extent.y && extent.x >= extent.z ? Vec3{1, 0, 0}
              : extent.y >= extent.z                       ? Vec3{0, 1, 0}
                                                           : Vec3{0, 0, 1};
@@ -106,7 +102,7 @@ class Builder {
                    c[2][0] * u.x + c[2][1] * u.y + c[2][2] * u.z};
       const double len = norm(w);
       if (!(len > 0)) break;
-      u = scale(w, 1 / len);
+      u = (1 / len) * w;
     }
     return u;
   }
@@ -119,28 +115,28 @@ class Builder {
     Vec3 mean{};
     double n = 0, reach = 0;
     each_vertex(first, last, [&](const Vec3& v) {
-      mean = add(mean, v);
+      mean = mean + v;
       n += 1;
       reach = std::max(reach, norm(v));
     });
-    mean = scale(mean, 1 / n);
+    mean = (1 / n) * mean;
     double r2 = 0;
     each_vertex(first, last, [&](const Vec3& v) {
-      const Vec3 d = sub(v, mean);
+      const Vec3 d = v - mean;
       const double s = dot(d, axis);
       r2 = std::max(r2, dot(d, d) - s * s);
     });
     double lo = INFINITY, hi = -INFINITY;
     each_vertex(first, last, [&](const Vec3& v) {
-      const Vec3 d = sub(v, mean);
+      const Vec3 d = v - mean;
       const double s = dot(d, axis);
       const double slack = std::sqrt(std::max(0.0, r2 - (dot(d, d) - s * s)));
       lo = std::min(lo, s + slack);
       hi = std::max(hi, s - slack);
     });
     if (lo > hi) lo = hi = (lo + hi) / 2;
-    node.a = add(mean, scale(axis, lo));
-    node.b = add(mean, scale(axis, hi));
+    node.a = mean + lo * axis;
+    node.b = mean + hi * axis;
     double radius = 0;
     each_vertex(first, last, [&](const Vec3& v) { radius = std::max(radius, point_segment(v, node.a, node.b)); });
     const double slack = 0x1p-40 * size_;
@@ -150,10 +146,10 @@ class Builder {
   }
 
   static double point_segment(const Vec3& p, const Vec3& a, const Vec3& b) {
-    const Vec3 d = sub(b, a);
+    const Vec3 d = b - a;
     const double dd = dot(d, d);
-    const double s = dd > 0 ? std::clamp(dot(sub(p, a), d) / dd, 0.0, 1.0) : 0.0;
-    return norm(sub(p, add(a, scale(d, s))));
+    const double s = dd > 0 ? std::clamp(dot(p - a, d) / dd, 0.0, 1.0) : 0.0;
+    return norm(p - (a + s * d));
   }
 
   RigidModel& m_;

@@ -10,25 +10,15 @@
 #include <cmath>
 #include <queue>
 #include <vector>
+#include "common/vec3_math.hpp"
 
 namespace simdccd::advancement {
 namespace {
 
-double norm(const Vec3& v) { return std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z); }
-
-Vec3 to_world(const Pose& p, const Vec3& x) { return apply(p, x); }
 
 // t + dt, one step down from the rounded sum so that it is never past the
 // certified time (and never before t).
 double step(double t, double dt) { return std::max(t, std::nextafter(t + dt, -INFINITY)); }
-
-void record(AdvanceResult& out, const SweepResult& r, const PairState& s) {
-  out.closest.distance = norm({r.point_b.x - r.point_a.x, r.point_b.y - r.point_a.y, r.point_b.z - r.point_a.z});
-  out.closest.point_a = to_world(s.a, r.point_a);
-  out.closest.point_b = to_world(s.a, r.point_b);  // both points are in a's body frame
-  out.closest.triangle_a = r.triangle_a;
-  out.closest.triangle_b = r.triangle_b;
-}
 
 class PairAdvance {
  public:
@@ -81,7 +71,7 @@ class PairAdvance {
       if (r.upper <= o_.threshold || !(dt > 0)) {
         out.status = AdvanceStatus::contact;
         out.toc = t;
-        record(out, r, s);
+        out.closest = closest_pair(r, s.a);
         return out;
       }
       const double next = step(t, dt);
@@ -166,7 +156,7 @@ class PairAdvance {
         best = t;
         out.status = AdvanceStatus::contact;
         out.toc = t;
-        record(out, r, s);
+        out.closest = closest_pair(r, s.a);
         return;
       }
       t = step(t, r.dt);

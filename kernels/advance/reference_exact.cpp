@@ -23,6 +23,7 @@
 
 #include "simdccd/advance_reference.hpp"
 #include "simdccd/rigid_oracle.hpp"
+#include "common/vec3_math.hpp"
 
 namespace simdccd {
 namespace {
@@ -30,15 +31,6 @@ namespace {
 constexpr std::size_t kMaxCandidates = 64;
 constexpr int kMaxDepth = 24;
 
-Vec3 operator-(const Vec3& a, const Vec3& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
-double dot(const Vec3& a, const Vec3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-Vec3 cross(const Vec3& a, const Vec3& b) {
-  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-}
-double norm(const Vec3& a) { return std::sqrt(dot(a, a)); }
-double max_abs(const Vec3& a) { return std::max({std::abs(a.x), std::abs(a.y), std::abs(a.z)}); }
-bool is_zero(const Vec3& v) { return v.x == 0 && v.y == 0 && v.z == 0; }
-bool finite(const Vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
 using Triangle = std::array<std::uint32_t, 3>;
 

@@ -16,12 +16,12 @@
 #include <vector>
 
 #include "simdccd/advance_reference.hpp"
+#include "common/vec3_math.hpp"
 
 namespace simdccd {
 namespace {
 
 double coord(const Vec3& v, int k) { return k == 0 ? v.x : k == 1 ? v.y : v.z; }
-bool finite(const Vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
 class TreeBuilder {
  public:

@@ -8,6 +8,7 @@
 #include <numeric>
 #include <stdexcept>
 #include <utility>
+#include "common/vec3_math.hpp"
 
 namespace simdccd {
 namespace {
@@ -15,13 +16,6 @@ namespace {
 constexpr double kPi = std::numbers::pi;
 using Matrix = std::array<double, 9>;
 
-Vec3 operator+(const Vec3& a, const Vec3& b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
-Vec3 operator-(const Vec3& a, const Vec3& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
-Vec3 operator*(double s, const Vec3& a) { return {s * a.x, s * a.y, s * a.z}; }
-Vec3 cross(const Vec3& a, const Vec3& b) {
-  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-}
-double norm(const Vec3& a) { return std::sqrt(a.x * a.x + a.y * a.y + a.z * a.z); }
 Vec3 normalized(const Vec3& a) { return (1 / norm(a)) * a; }
 
 Pose translation(const Vec3& x) { return Pose{.x = x}; }

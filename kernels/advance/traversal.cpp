@@ -5,11 +5,11 @@
 #include <cmath>
 
 #include "advance/kernel_table.hpp"
+#include "common/vec3_math.hpp"
 
 namespace simdccd::advancement {
 namespace {
 
-double norm(const Vec3& v) { return std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z); }
 
 // R^T v for a row-major R.
 void transpose_times(const std::array<double, 9>& R, const Vec3& v, double* out) {
@@ -42,6 +42,16 @@ Frame make_frame(const PairState& s, double reach_a, double reach_b) {
   f.spin_b = s.spin_b;
   f.error = distance_error(reach_a, reach_b, norm(s.a.x) + norm(s.b.x) + norm(s.v));
   return f;
+}
+
+DistanceResult closest_pair(const SweepResult& r, const Pose& pose_a) {
+  DistanceResult d;
+  d.distance = norm(r.point_b - r.point_a);
+  d.point_a = apply(pose_a, r.point_a);
+  d.point_b = apply(pose_a, r.point_b);
+  d.triangle_a = r.triangle_a;
+  d.triangle_b = r.triangle_b;
+  return d;
 }
 
 Sweeper::Sweeper(const RigidModel& a, const RigidModel& b) : a_(a), b_(b), kernels_(active_kernels()) {}

@@ -38,6 +38,10 @@ struct SweepResult {
   bool stopped = false;  ///< a pair came within `stop_below`: the sweep ended there
 };
 
+/// The sweep's closest pair as the public answer: points mapped to the
+/// world by a's pose (both are in a's body frame).
+DistanceResult closest_pair(const SweepResult& r, const Pose& pose_a);
+
 enum class Cull : std::uint8_t {
   by_time,      ///< node pairs whose closing time is not below the best leaf's
   by_distance,  ///< node pairs whose lower bound is not below the best upper bound

@@ -7,13 +7,13 @@
 #include "rigid/motion_formulas.hpp"
 #include "simdccd/rigid_motion.hpp"
 #include "simdccd/rigid_oracle.hpp"
+#include "common/vec3_math.hpp"
 
 namespace simdccd {
 namespace {
 
 bool in_range(double v) { return std::isfinite(v) && std::abs(v) <= kMaxRigidCoordinate; }
 bool in_range(const Vec3& p) { return in_range(p.x) && in_range(p.y) && in_range(p.z); }
-bool is_zero(const Vec3& p) { return p.x == 0 && p.y == 0 && p.z == 0; }
 
 }  // namespace
 

@@ -17,22 +17,14 @@
 
 #include "simdccd/broad_phase.hpp"
 #include "simdccd/rigid_oracle.hpp"
+#include "common/vec3_math.hpp"
 
 namespace simdccd {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-Vec3 operator-(const Vec3& a, const Vec3& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
-Vec3 operator+(const Vec3& a, const Vec3& b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
-Vec3 operator*(double s, const Vec3& a) { return {s * a.x, s * a.y, s * a.z}; }
-double dot(const Vec3& a, const Vec3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-Vec3 cross(const Vec3& a, const Vec3& b) {
-  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-}
 Vec3 abs(const Vec3& a) { return {std::abs(a.x), std::abs(a.y), std::abs(a.z)}; }
-double norm(const Vec3& a) { return std::sqrt(dot(a, a)); }
-double max_abs(const Vec3& a) { return std::max({std::abs(a.x), std::abs(a.y), std::abs(a.z)}); }
 Vec3 unit(const Vec3& a) {
   const double n = norm(a);
   return n > 0 ? (1 / n) * a : Vec3{};

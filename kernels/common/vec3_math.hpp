@@ -1,0 +1,25 @@
+// Scalar 3-vector arithmetic on Vec3 (query.hpp) for the library's scalar
+// geometry: polyhedra, conservative advancement, its references and scenes.
+// One rounding per operation, in a fixed order. Internal to the library.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+
+#include "simdccd/query.hpp"
+
+namespace simdccd {
+
+inline Vec3 operator+(const Vec3& a, const Vec3& b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+inline Vec3 operator-(const Vec3& a, const Vec3& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+inline Vec3 operator*(double s, const Vec3& a) { return {s * a.x, s * a.y, s * a.z}; }
+inline double dot(const Vec3& a, const Vec3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+inline Vec3 cross(const Vec3& a, const Vec3& b) {
+  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+inline double norm(const Vec3& a) { return std::sqrt(dot(a, a)); }
+inline double max_abs(const Vec3& a) { return std::max({std::abs(a.x), std::abs(a.y), std::abs(a.z)}); }
+inline bool is_zero(const Vec3& a) { return a.x == 0 && a.y == 0 && a.z == 0; }
+inline bool finite(const Vec3& a) { return std::isfinite(a.x) && std::isfinite(a.y) && std::isfinite(a.z); }
+
+}  // namespace simdccd
