@@ -14,9 +14,6 @@
 #include "bench_util.hpp"
 #include "benches.hpp"
 #include "simdccd/targets.hpp"
-#ifdef SIMDCCD_HAVE_FCL
-#include "fcl_peer.hpp"
-#endif
 
 namespace simdccd::bench {
 namespace fs = std::filesystem;
@@ -36,7 +33,7 @@ configuration that answers every trial correctly, if any. Writes advance.tsv and
 advance.svg.
 
 Usage: simdccd_bench advance [--trials N] [--seed S] [--scenes LIST] [--fcl-steps LIST] [--out DIR]
-  --trials N        per scene (default 200, as the paper)
+  --trials N        per scene, 1 to 100000 (default 200, as the paper)
   --seed S          (default 1)
   --scenes LIST     comma-separated (default torusknot,gear,funnel,chain,hand)
   --fcl-steps LIST  FCL naive sampling's pose counts (default 10,100,1000)
@@ -73,7 +70,7 @@ int run_advance_bench(std::span<const std::string_view> argv) {
                                             {"-h", false}};
   const Args args(argv, kOptions);
   if (help_requested(args, kUsage)) return 0;
-  const int trials = int(args.value("--trials") ? parse_uint("--trials", *args.value("--trials")) : 200);
+  const int trials = cli::trials_option(args.value("--trials"));
   const std::uint64_t seed = args.value("--seed") ? parse_uint("--seed", *args.value("--seed")) : 1;
   const std::string scene_list(args.value("--scenes").value_or("torusknot,gear,funnel,chain,hand"));
   const std::string fcl_steps(args.value("--fcl-steps").value_or("10,100,1000"));

@@ -9,6 +9,7 @@
 
 #include "implementations.hpp"
 #include "simdccd/advance.hpp"
+#include "simdccd/advance_reference.hpp"
 #include "simdccd/advance_scenes.hpp"
 
 namespace simdccd {
@@ -119,8 +120,14 @@ TEST_CASE("advance: the distance of two posed boxes, with the closest triangles"
   CHECK(std::abs(d.point_a.x - 0.5) <= 1e-12);
   CHECK(std::abs(d.point_b.x - (2 - std::sqrt(0.5))) <= 1e-12);
   CHECK(std::abs(d.point_b.y) <= 1e-12);
-  // The closest triangles hold those points: a's triangle lies in x = 0.5.
-  for (std::uint32_t v : a.soup.triangles[d.triangle_a]) CHECK(a.soup.vertices[v].x == 0.5);
+  // The closest triangles are a closest pair (ties: every triangle of a's
+  // face x = 0.5, and of the faces z = +-0.5 at the edge's ends, is one).
+  const auto one = [](const RigidModel& m, std::uint32_t t) {
+    const auto& tri = m.soup.triangles[t];
+    return TriangleSoup{{m.soup.vertices[tri[0]], m.soup.vertices[tri[1]], m.soup.vertices[tri[2]]}, {{0, 1, 2}}};
+  };
+  const ReferenceDistance pair = reference_distance(one(a, d.triangle_a), Pose{}, one(b, d.triangle_b), pb);
+  CHECK(std::abs(pair.distance - (1.5 - std::sqrt(0.5))) <= 1e-12);
 }
 
 TEST_CASE("advance: an articulated arm bends into a box at the hand-derived angle") {

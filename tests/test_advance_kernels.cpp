@@ -1,6 +1,7 @@
 // The advancement kernels (advance/batch.hpp): the same bits on every
 // implementation, and bounds that hold against the reference distance on
-// random and degenerate triangle pairs.
+// random and degenerate triangle pairs, and on every node pair of built
+// hierarchies (the rectangle-swept spheres must hold their triangles).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "advance/kernel_table.hpp"
+#include "common/vec3_math.hpp"
 #include "implementations.hpp"
 #include "test_scale.hpp"
 #include "simdccd/advance.hpp"
@@ -104,9 +106,10 @@ TEST_CASE("advance kernels: every implementation gives the same bits") {
       Vec3 a[3], b[3];
       draw.draw(a, b);
       fill(tri[n], k, a, b);
+      // Rectangles from the triangles' vertices (any finite values do here).
       for (int c = 0; c < 3; ++c) {
-        node[n].a0[c][k] = tri[n].a[0][c][k], node[n].a1[c][k] = tri[n].a[1][c][k];
-        node[n].b0[c][k] = tri[n].b[0][c][k], node[n].b1[c][k] = tri[n].b[2][c][k];
+        node[n].ca[c][k] = tri[n].a[0][c][k], node[n].ua[c][k] = tri[n].a[1][c][k], node[n].va[c][k] = tri[n].a[2][c][k];
+        node[n].cb[c][k] = tri[n].b[0][c][k], node[n].ub[c][k] = tri[n].b[2][c][k], node[n].vb[c][k] = tri[n].b[1][c][k];
       }
       node[n].ra[k] = std::abs(a[2].x);
       node[n].rb[k] = std::abs(b[1].y);
@@ -180,6 +183,115 @@ TEST_CASE("advance kernels: lower <= the reference distance <= upper, degenerate
       }
     }
   }
+  CHECK(broken == 0);
+}
+
+namespace {
+
+// A soup of `n` triangles of four kinds: random ones in small clusters,
+// strips of a plane (flat nodes: rectangles of radius ~0), slivers along a
+// line (line-like nodes) and points (every vertex the same).
+TriangleSoup mixed_soup(std::mt19937_64& rng, int n) {
+  std::uniform_real_distribution<double> u(-1, 1);
+  const auto point = [&](double s) { return Vec3{s * u(rng), s * u(rng), s * u(rng)}; };
+  TriangleSoup soup;
+  Vec3 center = point(1);
+  for (int t = 0; t < n; ++t) {
+    if (t % 6 == 0) center = point(1);
+    const auto index = static_cast<std::uint32_t>(soup.vertices.size());
+    Vec3 v[3];
+    switch (rng() % 4) {
+      case 0:
+        for (Vec3& p : v) p = center + point(0.3);
+        break;
+      case 1:
+        for (Vec3& p : v) p = center + Vec3{0.4 * u(rng), 0.4 * u(rng), 0};
+        break;
+      case 2:
+        v[0] = center + point(0.3);
+        v[1] = v[0] + Vec3{0.5, 0.1, -0.2};
+        v[2] = v[0] + u(rng) * Vec3{0.5, 0.1, -0.2};
+        break;
+      default:
+        v[0] = v[1] = v[2] = center + point(0.3);
+        break;
+    }
+    for (const Vec3& p : v) soup.vertices.push_back(p);
+    soup.triangles.push_back({index, index + 1, index + 2});
+  }
+  return soup;
+}
+
+// The soup of the triangles below node `i`.
+TriangleSoup below(const RigidModel& m, std::uint32_t i) {
+  TriangleSoup out{m.soup.vertices, {}};
+  std::vector<std::uint32_t> stack{i};
+  while (!stack.empty()) {
+    const SsvNode& n = m.nodes[stack.back()];
+    stack.pop_back();
+    if (n.count == 1) {
+      out.triangles.push_back(m.soup.triangles[n.first]);
+    } else {
+      stack.push_back(n.first);
+      stack.push_back(n.second);
+    }
+  }
+  return out;
+}
+
+void fill(NodeBatch& nb, std::size_t k, const SsvNode& a, const SsvNode& b) {
+  const auto put = [k](double (*dst)[kBatch], const Vec3& p) {
+    dst[0][k] = p.x, dst[1][k] = p.y, dst[2][k] = p.z;
+  };
+  put(nb.ca, a.center), put(nb.ua, a.u), put(nb.va, a.v), put(nb.cb, b.center), put(nb.ub, b.u), put(nb.vb, b.v);
+  nb.ra[k] = a.radius, nb.rb[k] = b.radius, nb.reach_a[k] = a.reach, nb.reach_b[k] = b.reach;
+}
+
+}  // namespace
+
+TEST_CASE("advance kernels: node lower bounds hold for every node pair of built hierarchies") {
+  // Two models of 20 mixed triangles each, b at the frame's random pose; every
+  // node pair's lower bound against the reference distance of the triangles
+  // below the two nodes, on every implementation. SIMDCCD_TEST_SCALE scales
+  // the number of model pairs.
+  test::RestoreAuto restore;
+  std::mt19937_64 rng(17);
+  std::uint64_t broken = 0, pairs = 0;
+  const std::size_t models = test::scaled(4, 4);
+  for (std::size_t m = 0; m < models; ++m) {
+    const RigidModel a = build_model(mixed_soup(rng, 20)), b = build_model(mixed_soup(rng, 20));
+    const Frame f = random_frame(rng);
+    const Pose pose_b{{f.R[0], f.R[1], f.R[2], f.R[3], f.R[4], f.R[5], f.R[6], f.R[7], f.R[8]}, {f.x[0], f.x[1], f.x[2]}};
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> ids;
+    std::vector<double> truth;
+    for (std::uint32_t ia = 0; ia < a.nodes.size(); ++ia) {
+      const TriangleSoup sa = below(a, ia);
+      for (std::uint32_t ib = 0; ib < b.nodes.size(); ++ib) {
+        const ReferenceDistance d = reference_distance(sa, Pose{}, below(b, ib), pose_b);
+        ids.emplace_back(ia, ib);
+        truth.push_back(d.distance + d.error);
+      }
+    }
+    pairs += ids.size();
+    for (const std::string& impl : runnable_implementations()) {
+      REQUIRE(set_implementation(impl));
+      for (std::size_t first = 0; first < ids.size(); first += kBatch) {
+        NodeBatch nb;
+        nb.count = std::min(kBatch, ids.size() - first);
+        for (std::size_t k = 0; k < kBatch; ++k) {
+          const auto [ia, ib] = ids[std::min(first + k, ids.size() - 1)];  // padding repeats the last pair
+          fill(nb, k, a.nodes[ia], b.nodes[ib]);
+        }
+        advancement::active_kernels().node_pairs(nb, f);
+        for (std::size_t k = 0; k < nb.count; ++k) {
+          if (!(nb.lower[k] <= truth[first + k] && nb.dt[k] >= 0)) {
+            test::report_first(broken, impl + ": node bound broken", first + k);
+          }
+        }
+      }
+    }
+  }
+  CAPTURE(pairs);
   CHECK(broken == 0);
 }
 

@@ -17,9 +17,6 @@
 #include "progress.hpp"
 #include "report.hpp"
 #include "simdccd/targets.hpp"
-#ifdef SIMDCCD_HAVE_FCL
-#include "fcl_peer.hpp"
-#endif
 
 namespace simdccd::cli {
 
@@ -41,8 +38,7 @@ int run_advance(std::span<const std::string_view> argv) {
   if (const auto m = args.value("--method"); m && !parse_advance_method(*m, options.method)) {
     throw UsageError("--method must be ca, c2a or hca");
   }
-  const std::uint64_t trials = args.value("--trials") ? parse_uint("--trials", *args.value("--trials")) : 200;
-  if (trials == 0 || trials > 100000) throw UsageError("--trials must be 1 to 100000");
+  const int trials = trials_option(args.value("--trials"));
   const std::uint64_t seed = args.value("--seed") ? parse_uint("--seed", *args.value("--seed")) : 1;
   const std::uint64_t threads = args.value("--threads") ? parse_uint("--threads", *args.value("--threads")) : 1;
   if (threads == 0 || threads > 4096) throw UsageError("--threads must be 1 to 4096");
@@ -58,7 +54,7 @@ int run_advance(std::span<const std::string_view> argv) {
   }
   const bool json = args.flag("--json");
 
-  const LoadedScene scene = load_scene(args.value("--scene").value_or("torusknot"), int(trials), seed,
+  const LoadedScene scene = load_scene(args.value("--scene").value_or("torusknot"), trials, seed,
                                        args.value("--motion").value_or("general"));
 #ifdef SIMDCCD_HAVE_FCL
   const bool with_fcl = !args.flag("--no-fcl") && !scene.articulated;

@@ -72,6 +72,12 @@ std::vector<std::string> scene_names() {
   return names;
 }
 
+int trials_option(std::optional<std::string_view> value) {
+  const std::uint64_t trials = value ? parse_uint("--trials", *value) : 200;
+  if (trials == 0 || trials > 100000) throw UsageError("--trials must be 1 to 100000");
+  return int(trials);
+}
+
 LoadedScene load_scene(std::string_view name, int trials, std::uint64_t seed, std::string_view motion) {
   if (motion != "general" && motion != "translation" && motion != "rotation") {
     throw UsageError("--motion must be general, translation or rotation");

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -57,6 +58,10 @@ std::vector<std::string> scene_names();
 /// `motion`: "general" (the scene's own trials), or "translation" or
 /// "rotation" (pure_motion_scene(), rigid scenes only). UsageError for an
 /// unknown name or motion.
+/// The --trials option: 1 to 100000, 200 when absent (the paper's count);
+/// UsageError otherwise.
+int trials_option(std::optional<std::string_view> value);
+
 LoadedScene load_scene(std::string_view name, int trials, std::uint64_t seed, std::string_view motion = "general");
 
 /// Called once per trial done, never from two threads at once (a progress

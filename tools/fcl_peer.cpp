@@ -1,7 +1,7 @@
 // FCL 0.7 as a peer of conservative advancement (fcl_peer.hpp).
 #include "fcl_peer.hpp"
 
-#include <algorithm>
+#include <vector>
 #include <chrono>
 #include <stdexcept>
 
@@ -85,44 +85,6 @@ FclAnswer FclPeer::query(const RigidPath& pa, const RigidPath& pb, const FclConf
   fcl::continuousCollide(a, &ma, b, &mb, request, result);
   const std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - start;
   return {result.is_collide, result.is_collide ? result.time_of_contact : 1.0, elapsed.count()};
-}
-
-double fcl_motion_deviation(const RigidPath& path) {
-  const fcl::InterpMotion<double> m = motion(path);
-  double worst = 0;
-  for (double t : {0.0, 0.5, 1.0}) {
-    m.integrate(t);
-    fcl::Transform3d tf;
-    m.getCurrentTransform(tf);
-    const Pose ours = pose_at(path, t);
-    for (int corner = 0; corner < 8; ++corner) {
-      const Vec3 p{corner & 1 ? 1.0 : -1.0, corner & 2 ? 1.0 : -1.0, corner & 4 ? 1.0 : -1.0};
-      const Vec3 q = apply(ours, p);
-      const fcl::Vector3d f = tf * fcl::Vector3d(p.x, p.y, p.z);
-      worst = std::max(worst, (f - fcl::Vector3d(q.x, q.y, q.z)).norm());
-    }
-  }
-  return worst;
-}
-
-std::vector<FclCheck> fcl_self_check() {
-  TriangleSoup cube;
-  for (int i = 0; i < 8; ++i) cube.vertices.push_back({i & 1 ? 0.5 : -0.5, i & 2 ? 0.5 : -0.5, i & 4 ? 0.5 : -0.5});
-  cube.triangles = {{0, 2, 3}, {0, 3, 1}, {4, 5, 7}, {4, 7, 6}, {0, 1, 5}, {0, 5, 4},
-                    {2, 6, 7}, {2, 7, 3}, {0, 4, 6}, {0, 6, 2}, {1, 3, 7}, {1, 7, 5}};
-  const FclPeer peer(cube, cube);
-  Pose from, to;
-  from.x = {-3, 0, 0};
-  to.x = {3, 0, 0};
-  const RigidPath moving = path_between(from, to), still = path_between(Pose{}, Pose{});
-  std::vector<FclCheck> checks;
-  for (FclVolume volume : {FclVolume::rss, FclVolume::obbrss}) {
-    for (FclConfig config : {FclConfig{FclSolver::naive, volume, 100}, FclConfig{FclSolver::naive, volume, 1000},
-                             FclConfig{FclSolver::conservative_advancement, volume, 100}}) {
-      checks.push_back({config, peer.query(moving, still, config)});
-    }
-  }
-  return checks;
 }
 
 }  // namespace simdccd::cli

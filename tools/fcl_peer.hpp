@@ -4,21 +4,19 @@
 //
 // The motion is FCL's InterpMotion (CCDM_LINEAR) with its reference point at
 // the body origin: translation of the origin linear in t and a constant
-// angular velocity about it, which is RigidPath's motion (fcl_motion_deviation
-// measures the difference; CCDM_SCREW turns about a screw axis instead, a
-// different path unless the angle is zero).
+// angular velocity about it, which is RigidPath's motion (CCDM_SCREW turns
+// about a screw axis instead, a different path unless the angle is zero).
 //
 // FCL's answers are not certified: naive sampling reports the first sampled
 // pose in collision (a ToC at or after the first contact, missing contacts
 // between samples), and its mesh conservative advancement answers wrongly on
-// simple cases (fcl_self_check; FCL issues #120 and #555). Compare before
-// timing.
+// simple cases (FCL issues #120 and #555; the cubes of `simdccd advance
+// --scene cubes`). Compare before timing.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "simdccd/advance.hpp"
 
@@ -61,18 +59,5 @@ class FclPeer {
   struct Models;
   std::unique_ptr<Models> models_;
 };
-
-/// The largest distance, over t in {0, 0.5, 1} and the eight corners of the
-/// cube [-1, 1]^3 in body coordinates, between the pose FCL's motion gives
-/// and pose_at(path, t).
-double fcl_motion_deviation(const RigidPath& path);
-
-/// FCL's answers on two unit cubes, a translated from x = -3 to x = 3 through
-/// b at the origin (exact first contact at t = 1/3), for each solver and volume.
-struct FclCheck {
-  FclConfig config;
-  FclAnswer answer;
-};
-std::vector<FclCheck> fcl_self_check();
 
 }  // namespace simdccd::cli

@@ -238,7 +238,7 @@ advance Conservative advancement (advance.hpp, docs/advance.md): --trials
         found at build time (rigid scenes, unless --no-fcl): the same trials
         through FCL's conservative advancement, timed and judged the same
         way. --json: one object: scene, motion, method, target, threads, triangles_a,
-        triangles_b, motion, trials, collisions, missed, late_toc, above_threshold,
+        triangles_b, trials, collisions, missed, late_toc, above_threshold,
         unverified, iteration_limit, max_toc_gap, mean_ms, max_ms,
         mean_colliding_ms, mean_free_ms, and with FCL fcl_mean_ms,
         fcl_collisions, fcl_wrong. Exit status 1 when a check fails or a

@@ -61,13 +61,16 @@ struct TriangleSoup {
   std::vector<std::array<std::uint32_t, 3>> triangles;
 };
 
-/// A node of the swept-sphere-volume hierarchy: the line-swept sphere of the
-/// segment [a, b] and `radius` (a point-swept sphere when a == b) contains the
-/// node's triangles; `reach` bounds the distance of any of its points from the
-/// body origin (the motion bound's lever arm).
+/// A node of the swept-sphere-volume hierarchy: the rectangle-swept sphere
+/// (PQP's RSS) of the rectangle {center + s u + t v : |s|, |t| <= 1} (u, v
+/// orthogonal half-axes, v possibly zero: a line-swept sphere, both zero: a
+/// point-swept sphere) and `radius` contains the node's triangles; `reach`
+/// bounds the distance of any of its points from the body origin (the motion
+/// bound's lever arm).
 struct SsvNode {
-  Vec3 a, b;
+  Vec3 center, u, v;
   double radius = 0, reach = 0;
+  double size = 0;  ///< |u| + |v| + radius: which node of a pair to split first
   /// Inner node: the children's indices; leaf (count == 1): `first` is the
   /// triangle and `second` is unused.
   std::uint32_t first = 0, second = 0;

@@ -1,7 +1,7 @@
 // The swept-sphere-volume hierarchy of a triangle soup (advance.hpp):
-// top-down, each node a line-swept sphere around its triangles' vertices
-// (PQP's LSS; a point-swept sphere when the segment shrinks to a point),
-// split at the median centroid along the principal direction.
+// top-down, each node a rectangle-swept sphere around its triangles'
+// vertices (PQP's RSS), split at the median centroid along the principal
+// direction.
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -35,7 +35,7 @@ class Builder {
     // Split along the centroids' own principal direction: the vertices'
     // can run along long triangles whose centroids it does not separate
     // (the two caps of a thin slab, stacked slivers).
-    const Vec3 axis = principal_axis(first, last, Points::centroids);
+    const Vec3 axis = principal_axis(spread(first, last, Points::centroids));
     std::uint32_t* mid = first + (last - first) / 2;
     std::nth_element(first, mid, last, [&](std::uint32_t a, std::uint32_t b) {
       const double pa = dot(centroid(a), axis), pb = dot(centroid(b), axis);
@@ -73,33 +73,41 @@ class Builder {
     }
   }
 
-  // The dominant eigenvector of the points' covariance, by power iteration
-  // from the widest box axis (a fixed count: deterministic).
-  Vec3 principal_axis(const std::uint32_t* first, const std::uint32_t* last, Points points) const {
+  struct Spread {
     Vec3 mean{};
+    double c[3][3] = {};  ///< covariance (unscaled)
+    Vec3 extent{};        ///< of the points' bounding box
+  };
+
+  Spread spread(const std::uint32_t* first, const std::uint32_t* last, Points points) const {
+    Spread sp;
     double n = 0;
     Vec3 lo{INFINITY, INFINITY, INFINITY}, hi{-INFINITY, -INFINITY, -INFINITY};
     each_point(first, last, points, [&](const Vec3& v) {
-      mean = mean + v;
+      sp.mean = sp.mean + v;
       n += 1;
       lo = {std::min(lo.x, v.x), std::min(lo.y, v.y), std::min(lo.z, v.z)};
       hi = {std::max(hi.x, v.x), std::max(hi.y, v.y), std::max(hi.z, v.z)};
     });
-    mean = (1 / n) * mean;
-    double c[3][3] = {};
+    sp.mean = (1 / n) * sp.mean;
     each_point(first, last, points, [&](const Vec3& v) {
-      const double d[3] = {v.x - mean.x, v.y - mean.y, v.z - mean.z};
+      const double d[3] = {v.x - sp.mean.x, v.y - sp.mean.y, v.z - sp.mean.z};
       for (int i = 0; i < 3; ++i) {
-        for (int j = 0; j < 3; ++j) c[i][j] += d[i] * d[j];
+        for (int j = 0; j < 3; ++j) sp.c[i][j] += d[i] * d[j];
       }
     });
-    const Vec3 extent = hi - lo;
-    Vec3 u = extent.x >= extent.y && extent.x >= extent.z ? Vec3{1, 0, 0}
-             : extent.y >= extent.z                       ? Vec3{0, 1, 0}
-                                                          : Vec3{0, 0, 1};
+    sp.extent = hi - lo;
+    return sp;
+  }
+
+  // The dominant eigenvector of the covariance orthogonal to `away` (a unit
+  // vector or zero), by power iteration from `u` (a fixed count: deterministic).
+  static Vec3 dominant(const Spread& sp, Vec3 u, const Vec3& away) {
     for (int it = 0; it < 32; ++it) {
-      const Vec3 w{c[0][0] * u.x + c[0][1] * u.y + c[0][2] * u.z, c[1][0] * u.x + c[1][1] * u.y + c[1][2] * u.z,
-                   c[2][0] * u.x + c[2][1] * u.y + c[2][2] * u.z};
+      Vec3 w{sp.c[0][0] * u.x + sp.c[0][1] * u.y + sp.c[0][2] * u.z,
+             sp.c[1][0] * u.x + sp.c[1][1] * u.y + sp.c[1][2] * u.z,
+             sp.c[2][0] * u.x + sp.c[2][1] * u.y + sp.c[2][2] * u.z};
+      w = w - dot(w, away) * away;
       const double len = norm(w);
       if (!(len > 0)) break;
       u = (1 / len) * w;
@@ -107,49 +115,51 @@ class Builder {
     return u;
   }
 
-  // The segment along the principal axis through the mean, shortened as far
-  // as the radius allows (a point past an end must be within the radius of
-  // that end), then the radius measured from the segment actually stored.
+  // The principal direction, from the widest box axis.
+  static Vec3 principal_axis(const Spread& sp) {
+    const Vec3& e = sp.extent;
+    return dominant(sp, e.x >= e.y && e.x >= e.z ? Vec3{1, 0, 0} : e.y >= e.z ? Vec3{0, 1, 0} : Vec3{0, 0, 1}, {});
+  }
+
+  // The rectangle in the plane of the two principal directions through the
+  // middle of the vertices' spread along the third, spanning their
+  // projections; then the radius measured from the rectangle actually stored.
   void fit(SsvNode& node, const std::uint32_t* first, const std::uint32_t* last) const {
-    const Vec3 axis = principal_axis(first, last, Points::vertices);
-    Vec3 mean{};
-    double n = 0, reach = 0;
+    const Spread sp = spread(first, last, Points::vertices);
+    const Vec3 e1 = principal_axis(sp);
+    // Start the second from the box axis least along the first, made orthogonal to it.
+    const Vec3 axis = std::abs(e1.x) <= std::abs(e1.y) && std::abs(e1.x) <= std::abs(e1.z) ? Vec3{1, 0, 0}
+                      : std::abs(e1.y) <= std::abs(e1.z)                                   ? Vec3{0, 1, 0}
+                                                                                           : Vec3{0, 0, 1};
+    const Vec3 start = axis - dot(axis, e1) * e1;
+    const Vec3 e2 = dominant(sp, (1 / norm(start)) * start, e1);
+    const Vec3 n3 = cross(e1, e2), e3 = (1 / norm(n3)) * n3;
+    const Vec3 axes[3] = {e1, e2, e3};
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY}, reach = 0;
     each_vertex(first, last, [&](const Vec3& v) {
-      mean = mean + v;
-      n += 1;
       reach = std::max(reach, norm(v));
+      for (int k = 0; k < 3; ++k) {
+        const double s = dot(v - sp.mean, axes[k]);
+        lo[k] = std::min(lo[k], s);
+        hi[k] = std::max(hi[k], s);
+      }
     });
-    mean = (1 / n) * mean;
-    double r2 = 0;
-    each_vertex(first, last, [&](const Vec3& v) {
-      const Vec3 d = v - mean;
-      const double s = dot(d, axis);
-      r2 = std::max(r2, dot(d, d) - s * s);
-    });
-    double lo = INFINITY, hi = -INFINITY;
-    each_vertex(first, last, [&](const Vec3& v) {
-      const Vec3 d = v - mean;
-      const double s = dot(d, axis);
-      const double slack = std::sqrt(std::max(0.0, r2 - (dot(d, d) - s * s)));
-      lo = std::min(lo, s + slack);
-      hi = std::max(hi, s - slack);
-    });
-    if (lo > hi) lo = hi = (lo + hi) / 2;
-    node.a = mean + lo * axis;
-    node.b = mean + hi * axis;
+    node.center = sp.mean;
+    for (int k = 0; k < 3; ++k) node.center = node.center + (0.5 * (lo[k] + hi[k])) * axes[k];
+    const double half_u = 0.5 * (hi[0] - lo[0]), half_v = 0.5 * (hi[1] - lo[1]);
+    node.u = half_u * e1;
+    node.v = half_v * e2;
     double radius = 0;
-    each_vertex(first, last, [&](const Vec3& v) { radius = std::max(radius, point_segment(v, node.a, node.b)); });
+    each_vertex(first, last, [&](const Vec3& v) {
+      const Vec3 d = v - node.center;
+      const double s = std::clamp(dot(d, e1), -half_u, half_u), t = std::clamp(dot(d, e2), -half_v, half_v);
+      radius = std::max(radius, norm(d - s * e1 - t * e2));
+    });
     const double slack = 0x1p-40 * size_;
     node.radius = radius * kWiden + slack;
     node.reach = reach * kWiden + slack;
+    node.size = norm(node.u) + norm(node.v) + node.radius;
     node.count = static_cast<std::uint32_t>(last - first);
-  }
-
-  static double point_segment(const Vec3& p, const Vec3& a, const Vec3& b) {
-    const Vec3 d = b - a;
-    const double dd = dot(d, d);
-    const double s = dd > 0 ? std::clamp(dot(p - a, d) / dd, 0.0, 1.0) : 0.0;
-    return norm(p - (a + s * d));
   }
 
   RigidModel& m_;

@@ -54,7 +54,9 @@ class PairAdvance {
       const Frame f = frame(s);
       // Damped (the paper's w) while far from the threshold, exact near it.
       const double control = far ? o_.control : 1;
-      const SweepResult r = sweeper_.sweep(f, cull, o_.threshold, control, has_seed, seed_a, seed_b);
+      // Node pairs that cannot close before the step ends are culled too.
+      const double horizon = (t_stop_ - t) * (cull == Cull::by_time ? 1 : whole_bound(f));
+      const SweepResult r = sweeper_.sweep(f, cull, o_.threshold, control, horizon, has_seed, seed_a, seed_b);
       far = r.upper > 8 * o_.threshold;
       out.node_pairs += r.node_pairs;
       out.triangle_pairs += r.triangle_pairs;
@@ -114,7 +116,7 @@ class PairAdvance {
         leaf(item, best, out);
         continue;
       }
-      const bool split_a = nb.count == 1 || (na.count > 1 && na.radius >= nb.radius);
+      const bool split_a = nb.count == 1 || (na.count > 1 && na.size >= nb.size);
       const Frame f = frame(state_(item.t));  // the children's first step shares it
       for (int c = 0; c < 2; ++c) {
         const std::uint32_t ia = split_a ? (c == 0 ? na.first : na.second) : item.ia;

@@ -60,10 +60,12 @@ void Sweeper::add_node(std::uint32_t ia, std::uint32_t ib) {
   const SsvNode& na = a_.nodes[ia];
   const SsvNode& nb = b_.nodes[ib];
   const std::size_t k = nodes_.count++;
-  put(na.a, nodes_.a0, k);
-  put(na.b, nodes_.a1, k);
-  put(nb.a, nodes_.b0, k);
-  put(nb.b, nodes_.b1, k);
+  put(na.center, nodes_.ca, k);
+  put(na.u, nodes_.ua, k);
+  put(na.v, nodes_.va, k);
+  put(nb.center, nodes_.cb, k);
+  put(nb.u, nodes_.ub, k);
+  put(nb.v, nodes_.vb, k);
   nodes_.ra[k] = na.radius;
   nodes_.rb[k] = nb.radius;
   nodes_.reach_a[k] = na.reach;
@@ -109,7 +111,7 @@ void Sweeper::flush_leaves(const Frame& f, SweepResult& r, double stop_below) {
   if (r.upper <= stop_below) r.stopped = true;
 }
 
-SweepResult Sweeper::sweep(const Frame& f, Cull cull, double stop_below, double control, bool has_seed,
+SweepResult Sweeper::sweep(const Frame& f, Cull cull, double stop_below, double control, double horizon, bool has_seed,
                            std::uint32_t seed_a, std::uint32_t seed_b) {
   SweepResult r;
   leaves_.count = 0;
@@ -118,7 +120,7 @@ SweepResult Sweeper::sweep(const Frame& f, Cull cull, double stop_below, double 
     flush_leaves(f, r, stop_below);
     if (r.stopped) return r;
   }
-  const auto best = [&] { return control * (cull == Cull::by_time ? r.dt : r.upper); };
+  const auto best = [&] { return std::min(horizon, control * (cull == Cull::by_time ? r.dt : r.upper)); };
   // Best first: the node pairs of least key (closing time or lower bound)
   // are expanded first, a few per round so that their children fill a
   // vector batch; the sweep ends when no pair left can beat the best leaf.

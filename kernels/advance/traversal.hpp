@@ -60,8 +60,11 @@ class Sweeper {
   /// or lower (by_distance) is then the least key over the leaves visited
   /// and the culled pairs: at least control times the best leaf's, a valid
   /// bound for less work (the paper's damping w).
-  /// The sweep ends early when a triangle pair comes within `stop_below`.
-  SweepResult sweep(const Frame& f, Cull cull, double stop_below, double control = 1, bool has_seed = false,
+  /// Pairs whose key is not below `horizon` are culled too (the step ends
+  /// before they can touch). The sweep ends early when a triangle pair
+  /// comes within `stop_below`.
+  SweepResult sweep(const Frame& f, Cull cull, double stop_below, double control = 1,
+                    double horizon = INFINITY, bool has_seed = false,
                     std::uint32_t seed_a = 0, std::uint32_t seed_b = 0);
 
   /// The node pair (ia, ib) alone: its closing time and lower bound.

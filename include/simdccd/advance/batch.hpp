@@ -1,7 +1,7 @@
 // The SoA batches of the conservative-advancement kernels (advance.hpp):
-// node pairs (two line-swept spheres) and triangle pairs, every lane at the
+// node pairs (two rectangle-swept spheres) and triangle pairs, every lane at the
 // same time t of the step, described by one Frame. Plain data; the math is in
-// node_pair-inl.h and triangle_pair-inl.h, written once over the lane type.
+// pair_kernels-inl.h, written once over the lane type.
 #pragma once
 
 #include <cstddef>
@@ -23,13 +23,14 @@ struct Frame {
   double error = 0;
 };
 
-/// Node pairs: segment [a0, a1] swept by ra against [b0, b1] swept by rb.
-/// Out: `lower` <= the distance of any point pair below the nodes (may be
-/// negative: no bound), `dt` <= the time until any such pair can touch.
+/// Node pairs: the rectangle-swept sphere (SsvNode) of center ca, half-axes
+/// ua, va and radius ra against that of b (b's body frame). Out: `lower` <=
+/// the distance of any point pair below the nodes (may be negative: no
+/// bound), `dt` <= the time until any such pair can touch.
 struct NodeBatch {
   std::size_t count = 0;
-  double a0[3][kBatch], a1[3][kBatch], ra[kBatch], reach_a[kBatch];
-  double b0[3][kBatch], b1[3][kBatch], rb[kBatch], reach_b[kBatch];
+  double ca[3][kBatch], ua[3][kBatch], va[3][kBatch], ra[kBatch], reach_a[kBatch];
+  double cb[3][kBatch], ub[3][kBatch], vb[3][kBatch], rb[kBatch], reach_b[kBatch];
   double lower[kBatch], dt[kBatch];
 };
 

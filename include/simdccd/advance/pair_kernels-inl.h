@@ -20,25 +20,60 @@
 
 namespace simdccd::advancement::SIMDCCD_TARGET_NAMESPACE {
 
-/// Lanes [i, i + L::lanes()) of a node batch.
+/// b's body vector (no translation) -> a's body frame.
+template <class L>
+void rotate_to_a(const Frame& f, const double (&src)[3][kBatch], std::size_t i, typename L::V& x, typename L::V& y,
+                 typename L::V& z) {
+  const typename L::V sx = L::load(src[0] + i), sy = L::load(src[1] + i), sz = L::load(src[2] + i);
+  x = dot3<L>(L::set(f.R[0]), L::set(f.R[1]), L::set(f.R[2]), sx, sy, sz);
+  y = dot3<L>(L::set(f.R[3]), L::set(f.R[4]), L::set(f.R[5]), sx, sy, sz);
+  z = dot3<L>(L::set(f.R[6]), L::set(f.R[7]), L::set(f.R[8]), sx, sy, sz);
+}
+
+/// Lanes [i, i + L::lanes()) of a node batch: the slab bounds along three
+/// directions (the closest points of the rectangles' long axes, a's normal,
+/// b's normal), each valid alone; the best of each kind is kept.
 template <class L>
 void node_lanes(NodeBatch& nb, const Frame& f, std::size_t i) {
   using V = typename L::V;
-  const V a0x = L::load(nb.a0[0] + i), a0y = L::load(nb.a0[1] + i), a0z = L::load(nb.a0[2] + i);
-  const V a1x = L::load(nb.a1[0] + i), a1y = L::load(nb.a1[1] + i), a1z = L::load(nb.a1[2] + i);
-  V b0x, b0y, b0z, b1x, b1y, b1z;
-  to_frame_a<L>(f, L::load(nb.b0[0] + i), L::load(nb.b0[1] + i), L::load(nb.b0[2] + i), b0x, b0y, b0z);
-  to_frame_a<L>(f, L::load(nb.b1[0] + i), L::load(nb.b1[1] + i), L::load(nb.b1[2] + i), b1x, b1y, b1z);
-  V px, py, pz, qx, qy, qz;
-  segment_closest<L>(a0x, a0y, a0z, a1x, a1y, a1z, b0x, b0y, b0z, b1x, b1y, b1z, px, py, pz, qx, qy, qz);
-  const V nx = L::sub(qx, px), ny = L::sub(qy, py), nz = L::sub(qz, pz);
-  const V len2 = dot3<L>(nx, ny, nz, nx, ny, nz), len = L::sqrt(len2);
-  const V top_a = L::max(dot3<L>(a0x, a0y, a0z, nx, ny, nz), dot3<L>(a1x, a1y, a1z, nx, ny, nz));
-  const V low_b = L::min(dot3<L>(b0x, b0y, b0z, nx, ny, nz), dot3<L>(b1x, b1y, b1z, nx, ny, nz));
+  const V cax = L::load(nb.ca[0] + i), cay = L::load(nb.ca[1] + i), caz = L::load(nb.ca[2] + i);
+  const V uax = L::load(nb.ua[0] + i), uay = L::load(nb.ua[1] + i), uaz = L::load(nb.ua[2] + i);
+  const V vax = L::load(nb.va[0] + i), vay = L::load(nb.va[1] + i), vaz = L::load(nb.va[2] + i);
+  V cbx, cby, cbz, ubx, uby, ubz, vbx, vby, vbz;
+  to_frame_a<L>(f, L::load(nb.cb[0] + i), L::load(nb.cb[1] + i), L::load(nb.cb[2] + i), cbx, cby, cbz);
+  rotate_to_a<L>(f, nb.ub, i, ubx, uby, ubz);
+  rotate_to_a<L>(f, nb.vb, i, vbx, vby, vbz);
+  const V dx = L::sub(cbx, cax), dy = L::sub(cby, cay), dz = L::sub(cbz, caz);
   const V radii = L::add(L::load(nb.ra + i), L::load(nb.rb + i));
-  const V lower = L::sub(slab_lower<L>(L::sub(low_b, top_a), len2, L::div(L::set(1), len), f), radii);
+  const V reach_a = L::load(nb.reach_a + i), reach_b = L::load(nb.reach_b + i);
+  V lower = L::set(-std::numeric_limits<double>::infinity()), bx = lower, by = lower, bz = lower, blen = lower;
+  // Along n (either sign): the centers' gap less the four half-axes' and the radii's spans.
+  const auto along = [&](V nx, V ny, V nz) {
+    const V len2 = dot3<L>(nx, ny, nz, nx, ny, nz), len = L::sqrt(len2);
+    const V span = L::add(L::add(L::abs(dot3<L>(uax, uay, uaz, nx, ny, nz)), L::abs(dot3<L>(vax, vay, vaz, nx, ny, nz))),
+                          L::add(L::abs(dot3<L>(ubx, uby, ubz, nx, ny, nz)), L::abs(dot3<L>(vbx, vby, vbz, nx, ny, nz))));
+    const V gap = L::sub(L::abs(dot3<L>(dx, dy, dz, nx, ny, nz)), span);
+    const V low = L::sub(slab_lower<L>(gap, len2, L::div(L::set(1), len), f), radii);
+    const auto better = L::gt(low, lower);
+    lower = L::select(better, low, lower);
+    bx = L::select(better, nx, bx);
+    by = L::select(better, ny, by);
+    bz = L::select(better, nz, bz);
+    blen = L::select(better, len, blen);
+  };
+  V px, py, pz, qx, qy, qz;
+  segment_closest<L>(L::sub(cax, uax), L::sub(cay, uay), L::sub(caz, uaz), L::add(cax, uax), L::add(cay, uay),
+                     L::add(caz, uaz), L::sub(cbx, ubx), L::sub(cby, uby), L::sub(cbz, ubz), L::add(cbx, ubx),
+                     L::add(cby, uby), L::add(cbz, ubz), px, py, pz, qx, qy, qz);
+  along(L::sub(qx, px), L::sub(qy, py), L::sub(qz, pz));
+  V nx, ny, nz;
+  cross3<L>(uax, uay, uaz, vax, vay, vaz, nx, ny, nz);
+  along(nx, ny, nz);
+  cross3<L>(ubx, uby, ubz, vbx, vby, vbz, nx, ny, nz);
+  along(nx, ny, nz);
+  const V dt = closing_time<L>(lower, bx, by, bz, blen, reach_a, reach_b, f);
   L::store(lower, nb.lower + i);
-  L::store(closing_time<L>(lower, nx, ny, nz, len, L::load(nb.reach_a + i), L::load(nb.reach_b + i), f), nb.dt + i);
+  L::store(dt, nb.dt + i);
 }
 
 /// Keeps (p, q) of squared distance d2 when it beats the best so far.
