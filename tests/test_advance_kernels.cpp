@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <numbers>
 #include <random>
 #include <string>
 #include <vector>
@@ -184,6 +185,88 @@ TEST_CASE("advance kernels: lower <= the reference distance <= upper, degenerate
     }
   }
   CHECK(broken == 0);
+}
+
+TEST_CASE("advance kernels: no triangle pair touches before its closing time") {
+  // Pairs on a collision course: a turns about its origin at wa, b about its
+  // origin at wb while its origin moves at v toward a (the frame's motion at
+  // t = 0, where the world is a's frame). Sampled at 32 times in [0, dt),
+  // no pair may intersect (reference distance 0): dt must bound the first
+  // contact. Every implementation; each pair's motion scaled so that the
+  // contact comes near t = 1.
+  test::RestoreAuto restore;
+  std::mt19937_64 rng(23);
+  std::uniform_real_distribution<double> u(-1, 1);
+  PairDraw draw(29);
+  std::uint64_t broken = 0, checked = 0;
+  const std::size_t batches = test::scaled(4, 4);
+  for (std::size_t n = 0; n < batches; ++n) {
+    TriangleBatch tb;
+    tb.count = kBatch;
+    Vec3 a[kBatch][3], b[kBatch][3];
+    Frame f = random_frame(rng);
+    f.lin = 0;
+    for (std::size_t k = 0; k < kBatch; ++k) {
+      draw.draw(a[k], b[k]);
+      fill(tb, k, a[k], b[k]);
+    }
+    const Pose pose_b{{f.R[0], f.R[1], f.R[2], f.R[3], f.R[4], f.R[5], f.R[6], f.R[7], f.R[8]}, {f.x[0], f.x[1], f.x[2]}};
+    for (const std::string& impl : runnable_implementations()) {
+      REQUIRE(set_implementation(impl));
+      // One frame per lane: b's origin heads for a's first vertex.
+      for (std::size_t k = 0; k < kBatch; ++k) {
+        const Vec3 to = a[k][0] - apply(pose_b, b[k][0]);
+        Frame g = f;
+        g.v[0] = to.x, g.v[1] = to.y, g.v[2] = to.z;
+        const double scale = norm(to) + 1e-300;
+        for (int c = 0; c < 3; ++c) g.wa[c] = 4 * f.wa[c] / scale * norm(a[k][0]), g.wb[c] = 4 * f.wb[c] / scale * norm(b[k][0]);
+        TriangleBatch t = tb;
+        advancement::active_kernels().triangle_pairs(t, g);
+        if (!(t.dt[k] > 0) || !std::isfinite(t.dt[k])) continue;
+        const TriangleSoup sa{{a[k][0], a[k][1], a[k][2]}, {{0, 1, 2}}};
+        const TriangleSoup sb{{b[k][0], b[k][1], b[k][2]}, {{0, 1, 2}}};
+        const Vec3 wa{g.wa[0], g.wa[1], g.wa[2]}, wb{g.wb[0], g.wb[1], g.wb[2]}, v{to.x, to.y, to.z};
+        for (int j = 0; j < 32; ++j) {
+          const double s = t.dt[k] * j / 32;
+          const auto turn = [s](const Vec3& w) {
+            const double len = norm(w);
+            return len > 0 ? pose_from_axis_angle((1 / len) * w, len * s) : Pose{};
+          };
+          Pose at_b = compose(turn(wb), Pose{pose_b.R, {}});
+          at_b.x = pose_b.x + s * v;
+          const ReferenceDistance d = reference_distance(sa, turn(wa), sb, at_b);
+          ++checked;
+          if (d.distance == 0) test::report_first(broken, impl + ": contact before the closing time", n * kBatch + k);
+        }
+      }
+    }
+  }
+  CAPTURE(checked);
+  CHECK(broken == 0);
+}
+
+TEST_CASE("advance kernels: a point swinging around bounds its closing time by its turn") {
+  // a's point (1, 0, 0) (a triangle shrunk to it) turns about z at rate 1;
+  // b's point stands at (-1, 0, 0). Along n = -x the point moves at 0 now,
+  // but it swings around and hits b's point at t = pi: the closing time must
+  // not pass pi. Both bounds give 2 here: gap / (|n x w| reach) = 2 / 1, and
+  // the points' bound with A = 0, C = |n x w| reach |w| = 1: sqrt(2 gap / C).
+  test::RestoreAuto restore;
+  Frame f;
+  f.wa[2] = 1;
+  f.error = distance_error(1, 1, 1);
+  TriangleBatch tb;
+  tb.count = kBatch;
+  for (std::size_t k = 0; k < kBatch; ++k) fill(tb, k, {{1, 0, 0}, {1, 0, 0}, {1, 0, 0}}, {{-1, 0, 0}, {-1, 0, 0}, {-1, 0, 0}});
+  for (std::size_t k = 0; k < kBatch; ++k) tb.reach_a[k] = tb.reach_b[k] = 1;
+  for (const std::string& impl : runnable_implementations()) {
+    REQUIRE(set_implementation(impl));
+    TriangleBatch t = tb;
+    advancement::active_kernels().triangle_pairs(t, f);
+    CAPTURE(impl);
+    CHECK(t.dt[0] > 1.9);
+    CHECK(t.dt[0] <= std::numbers::pi);
+  }
 }
 
 namespace {

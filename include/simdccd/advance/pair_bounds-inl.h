@@ -19,6 +19,7 @@
 #define SIMDCCD_ADVANCE_PAIR_BOUNDS_INL_H_
 #endif
 
+#include <cmath>
 #include <limits>
 
 #include "simdccd/advance/batch.hpp"
@@ -38,29 +39,62 @@ typename L::V slab_lower(typename L::V gap, typename L::V len2, typename L::V in
                    L::set(-std::numeric_limits<double>::infinity()));
 }
 
-/// |n x w|, or 0 without computing it when the frame's w is zero (the same
-/// value: every target takes the same branch).
+/// m = n x w, or false without computing it when the frame's w is zero (every
+/// target takes the same branch).
 template <class L>
-typename L::V turn_rate(typename L::V nx, typename L::V ny, typename L::V nz, const double* w) {
-  if (w[0] == 0 && w[1] == 0 && w[2] == 0) return L::set(0);
-  typename L::V cx, cy, cz;
-  cross3<L>(nx, ny, nz, L::set(w[0]), L::set(w[1]), L::set(w[2]), cx, cy, cz);
-  return L::sqrt(dot3<L>(cx, cy, cz, cx, cy, cz));
+bool turn_axis(typename L::V nx, typename L::V ny, typename L::V nz, const double* w, typename L::V& mx,
+               typename L::V& my, typename L::V& mz) {
+  if (w[0] == 0 && w[1] == 0 && w[2] == 0) return false;
+  cross3<L>(nx, ny, nz, L::set(w[0]), L::set(w[1]), L::set(w[2]), mx, my, mz);
+  return true;
 }
 
-/// The time the motion needs to close `lower` along n (0 when lower <= 0):
-/// lower / mu with mu the bound of Frame along the unit n / len, computed as
-/// lower len / (mu len) so that n is never normalized.
-template <class L>
+/// The time the motion needs to close `lower` along n (0 when lower <= 0), n
+/// of length len, never normalized. Over the step n is fixed in the world; a
+/// point r (from its body's origin) of a body turning at w moves along n at
+/// v.n + m.r with m = n x w. Two bounds, the larger kept (both hold):
+/// - the paper's directional bound: |m.r| <= |m| reach, so the gap closes at
+///   most at mu = |v.n| + |m_a| reach_a + |m_b| reach_b (+ the articulated
+///   terms lin + spin reach): lower / mu;
+/// - the features' own points (the paper's generator points): m is normal to
+///   w, so only r's part normal to w turns, by the angle |w| s after s:
+///   |m.r| <= |m.r0| + |m| |r0| |w| s. With A = |v.n| + lever_a + lever_b (+
+///   the articulated terms) and C = |m_a| reach_a |w_a| + |m_b| reach_b |w_b|,
+///   the gap closes by at most A s + C s^2 / 2 by time s: the root of that =
+///   lower. `lever_a(m)` and `lever_b(m)` bound |m.r0| over the pair's points
+///   of a and b at t (in a's frame; b's from b's origin).
+/// Sums and products are widened by a relative 2^-40 and the levers by |m|
+/// Frame::error (their dot products cancel), the result shrunk by 2^-40.
+template <class L, class LeverA, class LeverB>
 typename L::V closing_time(typename L::V lower, typename L::V nx, typename L::V ny, typename L::V nz,
-                           typename L::V len, typename L::V reach_a, typename L::V reach_b, const Frame& f) {
+                           typename L::V len, typename L::V reach_a, typename L::V reach_b, const Frame& f,
+                           const LeverA& lever_a, const LeverB& lever_b) {
   using V = typename L::V;
+  const V widen = L::set(1 + 0x1p-40), zero = L::set(0);
   const V along = L::abs(dot3<L>(L::set(f.v[0]), L::set(f.v[1]), L::set(f.v[2]), nx, ny, nz));
-  const V ka = L::add(turn_rate<L>(nx, ny, nz, f.wa), L::mul(L::set(f.spin_a), len));
-  const V kb = L::add(turn_rate<L>(nx, ny, nz, f.wb), L::mul(L::set(f.spin_b), len));
-  V mu_len = L::add(L::add(along, L::mul(L::set(f.lin), len)), L::add(L::mul(ka, reach_a), L::mul(kb, reach_b)));
-  mu_len = L::mul(mu_len, L::set(1 + 0x1p-40));
-  return L::select(L::gt(lower, L::set(0)), L::div(L::mul(lower, len), mu_len), L::set(0));
+  // The terms without a turning axis (articulated links: direction-free).
+  const V fixed = L::add(L::add(along, L::mul(L::set(f.lin), len)),
+                         L::add(L::mul(L::mul(L::set(f.spin_a), len), reach_a), L::mul(L::mul(L::set(f.spin_b), len), reach_b)));
+  V mu = fixed, a = fixed, c = zero;
+  const auto body = [&](const double* w, V reach, const auto& lever) {
+    V mx, my, mz;
+    if (!turn_axis<L>(nx, ny, nz, w, mx, my, mz)) return;
+    const V m = L::sqrt(dot3<L>(mx, my, mz, mx, my, mz));
+    const double rate = std::sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+    mu = L::add(mu, L::mul(m, reach));
+    a = L::add(a, L::add(lever(mx, my, mz, m), L::mul(m, L::set(f.error))));
+    c = L::add(c, L::mul(L::mul(m, reach), L::set(rate)));
+  };
+  body(f.wa, reach_a, lever_a);
+  body(f.wb, reach_b, lever_b);
+  const V gap = L::mul(lower, len);
+  const V by_reach = L::div(gap, L::mul(mu, widen));
+  // 2 gap / (A + sqrt(A^2 + 2 C gap)): the root of A s + C s^2 / 2 = gap without cancellation.
+  a = L::mul(a, widen);
+  c = L::mul(c, widen);
+  const V root = L::add(a, L::sqrt(L::add(L::mul(a, a), L::mul(L::add(c, c), gap))));
+  const V by_points = L::mul(L::div(L::add(gap, gap), root), L::set(1 - 0x1p-40));
+  return L::select(L::gt(lower, zero), L::max(by_reach, by_points), zero);
 }
 
 /// b's body point x -> a's body frame.

@@ -44,7 +44,7 @@ void node_lanes(NodeBatch& nb, const Frame& f, std::size_t i) {
   rotate_to_a<L>(f, nb.ub, i, ubx, uby, ubz);
   rotate_to_a<L>(f, nb.vb, i, vbx, vby, vbz);
   const V dx = L::sub(cbx, cax), dy = L::sub(cby, cay), dz = L::sub(cbz, caz);
-  const V radii = L::add(L::load(nb.ra + i), L::load(nb.rb + i));
+  const V rax = L::load(nb.ra + i), rbx = L::load(nb.rb + i), radii = L::add(rax, rbx);
   const V reach_a = L::load(nb.reach_a + i), reach_b = L::load(nb.reach_b + i);
   V lower = L::set(-std::numeric_limits<double>::infinity()), bx = lower, by = lower, bz = lower, blen = lower;
   // Along n (either sign): the centers' gap less the four half-axes' and the radii's spans.
@@ -71,7 +71,17 @@ void node_lanes(NodeBatch& nb, const Frame& f, std::size_t i) {
   along(nx, ny, nz);
   cross3<L>(ubx, uby, ubz, vbx, vby, vbz, nx, ny, nz);
   along(nx, ny, nz);
-  const V dt = closing_time<L>(lower, bx, by, bz, blen, reach_a, reach_b, f);
+  // Levers: the support of each rectangle-swept sphere along m, b's from b's origin.
+  const V obx = L::sub(cbx, L::set(f.x[0])), oby = L::sub(cby, L::set(f.x[1])), obz = L::sub(cbz, L::set(f.x[2]));
+  const auto lever_a = [&](V mx, V my, V mz, V m) {
+    return L::add(L::add(L::abs(dot3<L>(cax, cay, caz, mx, my, mz)), L::abs(dot3<L>(uax, uay, uaz, mx, my, mz))),
+                  L::add(L::abs(dot3<L>(vax, vay, vaz, mx, my, mz)), L::mul(rax, m)));
+  };
+  const auto lever_b = [&](V mx, V my, V mz, V m) {
+    return L::add(L::add(L::abs(dot3<L>(obx, oby, obz, mx, my, mz)), L::abs(dot3<L>(ubx, uby, ubz, mx, my, mz))),
+                  L::add(L::abs(dot3<L>(vbx, vby, vbz, mx, my, mz)), L::mul(rbx, m)));
+  };
+  const V dt = closing_time<L>(lower, bx, by, bz, blen, reach_a, reach_b, f, lever_a, lever_b);
   L::store(lower, nb.lower + i);
   L::store(dt, nb.dt + i);
 }
@@ -147,7 +157,19 @@ void triangle_lanes(TriangleBatch& tb, const Frame& f, std::size_t i) {
   const V lower = slab_lower<L>(L::sub(low_b, top_a), len2, L::div(L::set(1), len), f);
   L::store(lower, tb.lower + i);
   L::store(L::add(len, L::set(f.error)), tb.upper + i);
-  L::store(closing_time<L>(lower, nx, ny, nz, len, L::load(tb.reach_a + i), L::load(tb.reach_b + i), f), tb.dt + i);
+  // Levers: the largest |m.p| over each triangle's vertices, b's from b's origin.
+  const V ox = L::set(f.x[0]), oy = L::set(f.x[1]), oz = L::set(f.x[2]);
+  const auto lever_a = [&](V mx, V my, V mz, V) {
+    return L::max(L::max(L::abs(dot3<L>(a0x, a0y, a0z, mx, my, mz)), L::abs(dot3<L>(a1x, a1y, a1z, mx, my, mz))),
+                  L::abs(dot3<L>(a2x, a2y, a2z, mx, my, mz)));
+  };
+  const auto lever_b = [&](V mx, V my, V mz, V) {
+    const auto at = [&](V x, V y, V z) { return L::abs(dot3<L>(L::sub(x, ox), L::sub(y, oy), L::sub(z, oz), mx, my, mz)); };
+    return L::max(L::max(at(b0x, b0y, b0z), at(b1x, b1y, b1z)), at(b2x, b2y, b2z));
+  };
+  L::store(closing_time<L>(lower, nx, ny, nz, len, L::load(tb.reach_a + i), L::load(tb.reach_b + i), f, lever_a,
+                           lever_b),
+           tb.dt + i);
   L::store(bpx, tb.pa[0] + i);
   L::store(bpy, tb.pa[1] + i);
   L::store(bpz, tb.pa[2] + i);
