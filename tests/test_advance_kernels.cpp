@@ -199,7 +199,7 @@ TEST_CASE("advance kernels: no triangle pair touches before its closing time") {
   std::uniform_real_distribution<double> u(-1, 1);
   PairDraw draw(29);
   std::uint64_t broken = 0, checked = 0;
-  const std::size_t batches = test::scaled(4, 4);
+  const std::size_t batches = test::scaled(4, 1);
   for (std::size_t n = 0; n < batches; ++n) {
     TriangleBatch tb;
     tb.count = kBatch;
@@ -340,7 +340,7 @@ TEST_CASE("advance kernels: node lower bounds hold for every node pair of built 
   test::RestoreAuto restore;
   std::mt19937_64 rng(17);
   std::uint64_t broken = 0, pairs = 0;
-  const std::size_t models = test::scaled(4, 4);
+  const std::size_t models = test::scaled(4, 1);
   for (std::size_t m = 0; m < models; ++m) {
     const RigidModel a = build_model(mixed_soup(rng, 20)), b = build_model(mixed_soup(rng, 20));
     const Frame f = random_frame(rng);
