@@ -10,6 +10,11 @@
 //   they can be false positives: near-degenerate queries (coplanar during a
 //   whole interval, or touching within rounding distance, or with a root of
 //   the coplanarity cubic that is nearly double).
+// - Scale: a query and its copy scaled by any power of two (both in the valid
+//   domain, the copy exact) get the same answer, toi and status: queries whose
+//   coordinates are all below 2^-64 are scaled up exactly into [1, 2) before
+//   the kernels (simd/error_bounds.hpp: kTinyCoordinate), so that underflow
+//   never costs certification. Not with Options::min_distance > 0.
 // - Mode::exact: every `hit` equals the exact oracle's (exact_oracle.hpp).
 //   Certified hits have t* - time_tolerance <= toi <= t*; uncertain queries
 //   are decided by the oracle (status `exact`, toi = its toi_lo).

@@ -19,6 +19,10 @@
 // - Mode::exact: every `hit` equals spacetime_exact_ccd's. Certified hits have
 //   t* - time_tolerance <= toi <= t*; uncertain queries are decided by the
 //   oracle (status `exact`, toi = its toi_lo).
+// - Scale: as linear_ccd.hpp, a query and its copy scaled by any power of two
+//   get the same answer, toi, status and piece (tiny queries are scaled up
+//   exactly before the kernels; the normal is computed from the caller's
+//   coordinates).
 // - Mode::oracle: every query decided by the oracle.
 // Invalid input (NaN, infinity, magnitude > 2^60, an index out of range) gets
 // status `invalid_input`, hit 0, toi +infinity; Mode::oracle decides any

@@ -56,12 +56,20 @@ inline void gather_point(const IndexedQueries& queries, std::size_t vertices, st
   coord[k + 12][i] = b.x, coord[k + 13][i] = b.y, coord[k + 14][i] = b.z;
 }
 
+/// Coordinate k of tile entry i as the caller gave it (undoing scale_up_tiny:
+/// exact). Tile, spacetime::Tile or spacetime::PlanarTile.
+template <class TileT>
+double caller_coordinate(const TileT& tile, int k, std::size_t i) {
+  return std::ldexp(tile.coord[k][i], -tile.scale[i]);
+}
+
 /// The query of tile entry i, its points in tile order (Tile or spacetime::Tile).
 template <class TileT>
 Query query_of(const TileT& tile, std::size_t i) {
   Query q;
   for (int p = 0; p < 8; ++p) {
-    q.points[p] = {tile.coord[3 * p][i], tile.coord[3 * p + 1][i], tile.coord[3 * p + 2][i]};
+    q.points[p] = {caller_coordinate(tile, 3 * p, i), caller_coordinate(tile, 3 * p + 1, i),
+                   caller_coordinate(tile, 3 * p + 2, i)};
   }
   return q;
 }

@@ -11,6 +11,7 @@ namespace simdccd::spacetime {
 namespace {
 
 using simd::is_verdict;
+using simd::caller_coordinate;
 using simd::query_of;
 
 // Query positions `first`, `first + 1`, ... ordered by id, ties by position:
@@ -97,7 +98,8 @@ Query caller_query_of(const Tile& tile, std::size_t i) {
     const int p = tile.slot[s][i];
     for (int time = 0; time < 2; ++time) {
       const int k = 3 * (4 * time + s);
-      q.points[4 * time + p] = {tile.coord[k][i], tile.coord[k + 1][i], tile.coord[k + 2][i]};
+      q.points[4 * time + p] = {caller_coordinate(tile, k, i), caller_coordinate(tile, k + 1, i),
+                                caller_coordinate(tile, k + 2, i)};
     }
   }
   return q;
@@ -214,7 +216,7 @@ BatchStats store_tile(const PlanarTile& tile, Mode mode, const SpacetimeResults&
       const int p = caller_order ? tile.slot[s][i] : s;
       for (int time = 0; time < 2; ++time) {
         const int k = 2 * (3 * time + s);
-        q.points[3 * time + p] = {tile.coord[k][i], tile.coord[k + 1][i]};
+        q.points[3 * time + p] = {caller_coordinate(tile, k, i), caller_coordinate(tile, k + 1, i)};
       }
     }
     return q;

@@ -97,9 +97,11 @@ void screen(Tile& t, const double* const* coord, std::size_t i) {
 }  // namespace detail
 
 /// Decides the `t.count` queries of the tile (coord filled; 1 <= count <=
-/// kTileSize) into `t.verdict` and `t.toi`.
+/// kTileSize) into `t.verdict` and `t.toi`, tiny queries scaled up first
+/// (`t.scale`).
 template <class L, QueryType kType>
 void decide_tile(Tile& t, double tolerance) {
+  simd::SIMDCCD_TARGET_NAMESPACE::scale_up_tiny<L>(t.coord, t.count, t.scale);
   detail::for_each_vector<L>(t.coord, t.count,
                              [&](const double* const* coord, std::size_t i) { detail::screen<L, kType>(t, coord, i); });
 

@@ -16,7 +16,9 @@
 #endif
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
+#include <cstdint>
 
 #include "simdccd/simd/error_bounds.hpp"
 #include "simdccd/simd/lanes.hpp"
@@ -43,6 +45,40 @@ void for_each_vector(double (&rows)[kRows][kTileSize], std::size_t count, Decide
   for (std::size_t k = 0; k < kRows; ++k) coord[k] = rows[k];
   const std::size_t padded = pad_to_vectors(rows, count, lanes);
   for (std::size_t i = 0; i < padded; i += lanes) decide(static_cast<const double* const*>(coord), i);
+}
+
+/// Scales each of the first `count` queries whose coordinates are all below
+/// kTinyCoordinate in magnitude (not all zero) by the power of two 2^s that
+/// brings the largest into [1, 2), s to `scale` (0 for the others). Exact
+/// (scaling up loses no bit, subnormals included) and the same CCD question
+/// (contact is invariant under uniform scaling), so a query certifies at any
+/// power-of-two scale as at scale 1; validity is kept (NaN and infinities stay,
+/// everything else stays within kMaxCoordinate). One compare per coordinate
+/// and vector where no lane is tiny. Not for minimum separation (d would have
+/// to scale too).
+template <class L, std::size_t kRows>
+void scale_up_tiny(double (&rows)[kRows][kTileSize], std::size_t count, std::int16_t (&scale)[kTileSize]) {
+  std::fill(scale, scale + kTileSize, std::int16_t{0});
+  const std::size_t lanes = L::lanes();
+  const std::size_t padded = pad_to_vectors(rows, count, lanes);
+  const typename L::V tiny = L::set(kTinyCoordinate);
+  for (std::size_t i = 0; i < padded; i += lanes) {
+    typename L::M small = L::le(L::set(0), L::set(1));
+    for (auto& row : rows) small = L::both(small, L::lt(L::abs(L::load(row + i)), tiny));  // false for NaN
+    if (!L::any(small)) continue;
+    for (std::size_t j = i; j < std::min(i + lanes, count); ++j) {
+      double largest = 0;
+      bool finite = true;
+      for (auto& row : rows) {
+        largest = std::max(largest, std::fabs(row[j]));
+        finite = finite && std::isfinite(row[j]);
+      }
+      if (!finite || !(largest > 0 && largest < kTinyCoordinate)) continue;
+      const int s = -std::ilogb(largest);
+      for (auto& row : rows) row[j] = std::ldexp(row[j], s);
+      scale[j] = static_cast<std::int16_t>(s);
+    }
+  }
 }
 
 /// The lanes whose kCoords coordinates (rows coord[0..kCoords), from query i

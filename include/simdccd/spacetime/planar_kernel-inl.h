@@ -52,9 +52,11 @@ struct PlanarPieces {
 }  // namespace detail
 
 /// Decides the `t.count` planar queries of the tile (coord filled; 1 <= count
-/// <= kTileSize) into `t.verdict`, `t.toi` and `t.piece`.
+/// <= kTileSize) into `t.verdict`, `t.toi` and `t.piece`, tiny queries scaled
+/// up first (`t.scale`).
 template <class L>
 void decide_planar_tile(PlanarTile& t, double tolerance) {
+  simd::SIMDCCD_TARGET_NAMESPACE::scale_up_tiny<L>(t.coord, t.count, t.scale);
   detail::for_each_vector<L>(t.coord, t.count, [&](const double* const* coord, std::size_t i) {
     detail::decide_pieces<L, detail::PlanarPieces>(t, detail::PointLanes<L, 2>{coord, i}, tolerance);
   });

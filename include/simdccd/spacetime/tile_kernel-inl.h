@@ -111,10 +111,12 @@ struct Pieces<QueryType::edge_edge> {
 }  // namespace detail
 
 /// Decides the `t.count` queries of the tile (coord filled; 1 <= count <=
-/// kTileSize) into `t.verdict`, `t.toi` and `t.piece`.
+/// kTileSize) into `t.verdict`, `t.toi` and `t.piece`, tiny queries scaled up
+/// first (`t.scale`).
 template <class L, QueryType kType>
 void decide_tile(Tile& t, double tolerance) {
   using P = detail::Pieces<kType>;
+  simd::SIMDCCD_TARGET_NAMESPACE::scale_up_tiny<L>(t.coord, t.count, t.scale);
   detail::for_each_vector<L>(t.coord, t.count, [&](const double* const* coord, std::size_t i) {
     detail::decide_pieces<L, P>(t, detail::PointLanes<L, 3>{coord, i}, tolerance);
   });
