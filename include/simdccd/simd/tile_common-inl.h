@@ -53,7 +53,7 @@ void for_each_vector(double (&rows)[kRows][kTileSize], std::size_t count, Decide
 /// (scaling up loses no bit, subnormals included) and the same CCD question
 /// (contact is invariant under uniform scaling), so a query certifies at any
 /// power-of-two scale as at scale 1; validity is kept (NaN and infinities stay,
-/// everything else stays within kMaxCoordinate). One compare per coordinate
+/// everything else stays within kMaxCoordinate). One max per coordinate
 /// and vector where no lane is tiny. Not for minimum separation (d would have
 /// to scale too).
 template <class L, std::size_t kRows>
@@ -63,9 +63,9 @@ void scale_up_tiny(double (&rows)[kRows][kTileSize], std::size_t count, std::int
   const std::size_t padded = pad_to_vectors(rows, count, lanes);
   const typename L::V tiny = L::set(kTinyCoordinate);
   for (std::size_t i = 0; i < padded; i += lanes) {
-    typename L::M small = L::le(L::set(0), L::set(1));
-    for (auto& row : rows) small = L::both(small, L::lt(L::abs(L::load(row + i)), tiny));  // false for NaN
-    if (!L::any(small)) continue;
+    typename L::V largest = L::set(0);
+    for (auto& row : rows) largest = L::max(largest, L::abs(L::load(row + i)));  // NaN: the scalar check below
+    if (!L::any(L::lt(largest, tiny))) continue;
     for (std::size_t j = i; j < std::min(i + lanes, count); ++j) {
       double largest = 0;
       bool finite = true;
