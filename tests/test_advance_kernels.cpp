@@ -83,6 +83,11 @@ Frame random_frame(std::mt19937_64& rng) {
   return f;
 }
 
+// b's pose that a frame describes (a at the identity).
+Pose pose_of(const Frame& f) {
+  return {{f.R[0], f.R[1], f.R[2], f.R[3], f.R[4], f.R[5], f.R[6], f.R[7], f.R[8]}, {f.x[0], f.x[1], f.x[2]}};
+}
+
 void fill(TriangleBatch& tb, std::size_t k, const Vec3 (&a)[3], const Vec3 (&b)[3]) {
   for (int v = 0; v < 3; ++v) {
     tb.a[v][0][k] = a[v].x, tb.a[v][1][k] = a[v].y, tb.a[v][2][k] = a[v].z;
@@ -159,7 +164,7 @@ TEST_CASE("advance kernels: lower <= the reference distance <= upper, degenerate
   const std::size_t batches = test::scaled(60, 60);
   for (std::size_t n = 0; n < batches; ++n) {
     const Frame f = random_frame(rng);
-    const Pose pose_b{{f.R[0], f.R[1], f.R[2], f.R[3], f.R[4], f.R[5], f.R[6], f.R[7], f.R[8]}, {f.x[0], f.x[1], f.x[2]}};
+    const Pose pose_b = pose_of(f);
     TriangleBatch tb;
     tb.count = kBatch;
     Vec3 a[kBatch][3], b[kBatch][3];
@@ -210,7 +215,7 @@ TEST_CASE("advance kernels: no triangle pair touches before its closing time") {
       draw.draw(a[k], b[k]);
       fill(tb, k, a[k], b[k]);
     }
-    const Pose pose_b{{f.R[0], f.R[1], f.R[2], f.R[3], f.R[4], f.R[5], f.R[6], f.R[7], f.R[8]}, {f.x[0], f.x[1], f.x[2]}};
+    const Pose pose_b = pose_of(f);
     for (const std::string& impl : runnable_implementations()) {
       REQUIRE(set_implementation(impl));
       // One frame per lane: b's origin heads for a's first vertex.
@@ -344,7 +349,7 @@ TEST_CASE("advance kernels: node lower bounds hold for every node pair of built 
   for (std::size_t m = 0; m < models; ++m) {
     const RigidModel a = build_model(mixed_soup(rng, 20)), b = build_model(mixed_soup(rng, 20));
     const Frame f = random_frame(rng);
-    const Pose pose_b{{f.R[0], f.R[1], f.R[2], f.R[3], f.R[4], f.R[5], f.R[6], f.R[7], f.R[8]}, {f.x[0], f.x[1], f.x[2]}};
+    const Pose pose_b = pose_of(f);
     std::vector<std::pair<std::uint32_t, std::uint32_t>> ids;
     std::vector<double> truth;
     for (std::uint32_t ia = 0; ia < a.nodes.size(); ++ia) {

@@ -97,13 +97,23 @@ typename L::V closing_time(typename L::V lower, typename L::V nx, typename L::V 
   return L::select(L::gt(lower, zero), L::max(by_reach, by_points), zero);
 }
 
+/// b's body vector (no translation) -> a's body frame.
+template <class L>
+void rotate_to_a(const Frame& f, typename L::V x, typename L::V y, typename L::V z, typename L::V& ox,
+                 typename L::V& oy, typename L::V& oz) {
+  ox = dot3<L>(L::set(f.R[0]), L::set(f.R[1]), L::set(f.R[2]), x, y, z);
+  oy = dot3<L>(L::set(f.R[3]), L::set(f.R[4]), L::set(f.R[5]), x, y, z);
+  oz = dot3<L>(L::set(f.R[6]), L::set(f.R[7]), L::set(f.R[8]), x, y, z);
+}
+
 /// b's body point x -> a's body frame.
 template <class L>
 void to_frame_a(const Frame& f, typename L::V x, typename L::V y, typename L::V z, typename L::V& ox,
                 typename L::V& oy, typename L::V& oz) {
-  ox = L::add(dot3<L>(L::set(f.R[0]), L::set(f.R[1]), L::set(f.R[2]), x, y, z), L::set(f.x[0]));
-  oy = L::add(dot3<L>(L::set(f.R[3]), L::set(f.R[4]), L::set(f.R[5]), x, y, z), L::set(f.x[1]));
-  oz = L::add(dot3<L>(L::set(f.R[6]), L::set(f.R[7]), L::set(f.R[8]), x, y, z), L::set(f.x[2]));
+  rotate_to_a<L>(f, x, y, z, ox, oy, oz);
+  ox = L::add(ox, L::set(f.x[0]));
+  oy = L::add(oy, L::set(f.x[1]));
+  oz = L::add(oz, L::set(f.x[2]));
 }
 
 }  // namespace simdccd::advancement::SIMDCCD_TARGET_NAMESPACE

@@ -20,14 +20,10 @@
 
 namespace simdccd::advancement::SIMDCCD_TARGET_NAMESPACE {
 
-/// b's body vector (no translation) -> a's body frame.
+/// Row k of a batch's 3-vector column, lanes from i.
 template <class L>
-void rotate_to_a(const Frame& f, const double (&src)[3][kBatch], std::size_t i, typename L::V& x, typename L::V& y,
-                 typename L::V& z) {
-  const typename L::V sx = L::load(src[0] + i), sy = L::load(src[1] + i), sz = L::load(src[2] + i);
-  x = dot3<L>(L::set(f.R[0]), L::set(f.R[1]), L::set(f.R[2]), sx, sy, sz);
-  y = dot3<L>(L::set(f.R[3]), L::set(f.R[4]), L::set(f.R[5]), sx, sy, sz);
-  z = dot3<L>(L::set(f.R[6]), L::set(f.R[7]), L::set(f.R[8]), sx, sy, sz);
+typename L::V row(const double (&src)[3][kBatch], int k, std::size_t i) {
+  return L::load(src[k] + i);
 }
 
 /// Lanes [i, i + L::lanes()) of a node batch: the slab bounds along three
@@ -39,12 +35,14 @@ void node_lanes(NodeBatch& nb, const Frame& f, std::size_t i) {
   const V cax = L::load(nb.ca[0] + i), cay = L::load(nb.ca[1] + i), caz = L::load(nb.ca[2] + i);
   const V uax = L::load(nb.ua[0] + i), uay = L::load(nb.ua[1] + i), uaz = L::load(nb.ua[2] + i);
   const V vax = L::load(nb.va[0] + i), vay = L::load(nb.va[1] + i), vaz = L::load(nb.va[2] + i);
-  V cbx, cby, cbz, ubx, uby, ubz, vbx, vby, vbz;
-  to_frame_a<L>(f, L::load(nb.cb[0] + i), L::load(nb.cb[1] + i), L::load(nb.cb[2] + i), cbx, cby, cbz);
-  rotate_to_a<L>(f, nb.ub, i, ubx, uby, ubz);
-  rotate_to_a<L>(f, nb.vb, i, vbx, vby, vbz);
+  // b's center from b's origin (its lever) and from a's (its position), b's half-axes, in a's frame.
+  V obx, oby, obz, ubx, uby, ubz, vbx, vby, vbz;
+  rotate_to_a<L>(f, row<L>(nb.cb, 0, i), row<L>(nb.cb, 1, i), row<L>(nb.cb, 2, i), obx, oby, obz);
+  rotate_to_a<L>(f, row<L>(nb.ub, 0, i), row<L>(nb.ub, 1, i), row<L>(nb.ub, 2, i), ubx, uby, ubz);
+  rotate_to_a<L>(f, row<L>(nb.vb, 0, i), row<L>(nb.vb, 1, i), row<L>(nb.vb, 2, i), vbx, vby, vbz);
+  const V cbx = L::add(obx, L::set(f.x[0])), cby = L::add(oby, L::set(f.x[1])), cbz = L::add(obz, L::set(f.x[2]));
   const V dx = L::sub(cbx, cax), dy = L::sub(cby, cay), dz = L::sub(cbz, caz);
-  const V rax = L::load(nb.ra + i), rbx = L::load(nb.rb + i), radii = L::add(rax, rbx);
+  const V ra = L::load(nb.ra + i), rb = L::load(nb.rb + i), radii = L::add(ra, rb);
   const V reach_a = L::load(nb.reach_a + i), reach_b = L::load(nb.reach_b + i);
   V lower = L::set(-std::numeric_limits<double>::infinity()), bx = lower, by = lower, bz = lower, blen = lower;
   // Along n (either sign): the centers' gap less the four half-axes' and the radii's spans.
@@ -72,14 +70,13 @@ void node_lanes(NodeBatch& nb, const Frame& f, std::size_t i) {
   cross3<L>(ubx, uby, ubz, vbx, vby, vbz, nx, ny, nz);
   along(nx, ny, nz);
   // Levers: the support of each rectangle-swept sphere along m, b's from b's origin.
-  const V obx = L::sub(cbx, L::set(f.x[0])), oby = L::sub(cby, L::set(f.x[1])), obz = L::sub(cbz, L::set(f.x[2]));
   const auto lever_a = [&](V mx, V my, V mz, V m) {
     return L::add(L::add(L::abs(dot3<L>(cax, cay, caz, mx, my, mz)), L::abs(dot3<L>(uax, uay, uaz, mx, my, mz))),
-                  L::add(L::abs(dot3<L>(vax, vay, vaz, mx, my, mz)), L::mul(rax, m)));
+                  L::add(L::abs(dot3<L>(vax, vay, vaz, mx, my, mz)), L::mul(ra, m)));
   };
   const auto lever_b = [&](V mx, V my, V mz, V m) {
     return L::add(L::add(L::abs(dot3<L>(obx, oby, obz, mx, my, mz)), L::abs(dot3<L>(ubx, uby, ubz, mx, my, mz))),
-                  L::add(L::abs(dot3<L>(vbx, vby, vbz, mx, my, mz)), L::mul(rbx, m)));
+                  L::add(L::abs(dot3<L>(vbx, vby, vbz, mx, my, mz)), L::mul(rb, m)));
   };
   const V dt = closing_time<L>(lower, bx, by, bz, blen, reach_a, reach_b, f, lever_a, lever_b);
   L::store(lower, nb.lower + i);

@@ -63,9 +63,9 @@ void scale_up_tiny(double (&rows)[kRows][kTileSize], std::size_t count, std::int
   const std::size_t padded = pad_to_vectors(rows, count, lanes);
   const typename L::V tiny = L::set(kTinyCoordinate);
   for (std::size_t i = 0; i < padded; i += lanes) {
-    typename L::V largest = L::set(0);
-    for (auto& row : rows) largest = L::max(largest, L::abs(L::load(row + i)));  // NaN: the scalar check below
-    if (!L::any(L::lt(largest, tiny))) continue;
+    typename L::V lane_max = L::set(0);
+    for (auto& row : rows) lane_max = L::max(lane_max, L::abs(L::load(row + i)));  // NaN: the scalar check below
+    if (!L::any(L::lt(lane_max, tiny))) continue;
     for (std::size_t j = i; j < std::min(i + lanes, count); ++j) {
       double largest = 0;
       bool finite = true;
