@@ -21,39 +21,10 @@
 #include <string_view>
 #include <vector>
 
+#include "simdccd/pose.hpp"
 #include "simdccd/query.hpp"
 
 namespace simdccd {
-
-/// A rigid placement: a body point p is at R p + x in the world.
-struct Pose {
-  std::array<double, 9> R{1, 0, 0, 0, 1, 0, 0, 0, 1};  ///< row-major rotation
-  Vec3 x{};
-};
-
-/// R p + x.
-Vec3 apply(const Pose& pose, const Vec3& p);
-/// a * b: first b, then a (a link's frame is parent * offset * joint).
-Pose compose(const Pose& a, const Pose& b);
-/// The rotation by `angle` radians about the unit vector `axis`
-/// (right-handed), as a pose with translation x.
-Pose pose_from_axis_angle(const Vec3& axis, double angle, const Vec3& x = {});
-
-/// The motion of the paper: linear interpolation in configuration space,
-/// constant translational velocity of the body origin and constant angular
-/// velocity about it:  x(t) = start.x + t velocity,
-/// R(t) = Rot(axis, t angle) start.R.
-struct RigidPath {
-  Pose start;
-  Vec3 velocity{};  ///< the origin's displacement over the step
-  Vec3 axis{0, 0, 1};  ///< unit
-  double angle = 0;  ///< radians turned over the step, >= 0
-};
-
-/// The path from q0 to q1 (the turn R1 R0^T by its angle in [0, pi]).
-RigidPath path_between(const Pose& q0, const Pose& q1);
-/// The pose at time t (double arithmetic; its rounding is part of distance_error()).
-Pose pose_at(const RigidPath& path, double t);
 
 /// A triangle soup in body coordinates.
 struct TriangleSoup {

@@ -1,9 +1,9 @@
-// Poses and the paper's rigid paths (advance.hpp): constant translational
-// and angular velocity between two poses.
+// Poses and rigid paths (pose.hpp): constant translational and angular
+// velocity between two poses.
 #include <algorithm>
 #include <cmath>
 
-#include "simdccd/advance.hpp"
+#include "simdccd/pose.hpp"
 
 namespace simdccd {
 namespace {
