@@ -14,6 +14,8 @@ int run_step_bench(std::span<const std::string_view> args);
 int run_rigid_bench(std::span<const std::string_view> args);
 /// Conservative advancement on the paper's scenes, next to FCL.
 int run_advance_bench(std::span<const std::string_view> args);
+/// The convex pipeline: GJK next to libccd and Bullet, persistent sweep and prune.
+int run_convex_bench(std::span<const std::string_view> args);
 /// Microseconds per query of the exact oracle on one thread.
 int run_oracle_bench(std::span<const std::string_view> args);
 

@@ -32,6 +32,8 @@ Usage:
   simdccd advance [--scene NAME] [--method ca|c2a|hca] [--trials N] [--seed S]
                   [--motion general|translation|rotation] [--threads N]
                   [--target T] [--threshold D] [--no-fcl] [--json] [--list]
+  simdccd gjk [--count N] [--seed S] [--threads N] [--max-vertices V]
+              [--verify] [--json]
   simdccd targets
   simdccd help | --help | -h
 
@@ -280,6 +282,7 @@ int dispatch(std::span<const std::string_view> args) {
   if (command == "step") return run_step(rest);
   if (command == "polyhedra") return run_polyhedra(rest);
   if (command == "advance") return run_advance(rest);
+  if (command == "gjk") return run_gjk(rest);
   if (command == "help" || command == "--help" || command == "-h") {
     print_usage();
     return kOk;

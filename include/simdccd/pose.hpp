@@ -15,8 +15,15 @@ struct Pose {
   Vec3 x{};
 };
 
-/// R p + x.
-Vec3 apply(const Pose& pose, const Vec3& p);
+/// R p + x (inline: the support functions of convex shapes call it per step).
+inline Vec3 apply(const Pose& pose, const Vec3& p) {
+  const auto& R = pose.R;
+  return {R[0] * p.x + R[1] * p.y + R[2] * p.z + pose.x.x, R[3] * p.x + R[4] * p.y + R[5] * p.z + pose.x.y,
+          R[6] * p.x + R[7] * p.y + R[8] * p.z + pose.x.z};
+}
+/// R is a rotation to 2^-46: finite, rows of unit length and orthogonal
+/// within 2^-46, positive orientation (what the rigid families accept).
+bool is_rotation(const std::array<double, 9>& R);
 /// a * b: first b, then a (a link's frame is parent * offset * joint).
 Pose compose(const Pose& a, const Pose& b);
 /// The rotation by `angle` radians about the unit vector `axis`

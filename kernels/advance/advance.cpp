@@ -12,24 +12,6 @@
 namespace simdccd {
 namespace {
 
-
-// A rotation to the accuracy distance_error() assumes: rows of unit length
-// and orthogonal within 2^-46, positive orientation.
-bool is_rotation(const std::array<double, 9>& R) {
-  for (double r : R) {
-    if (!std::isfinite(r)) return false;
-  }
-  for (int i = 0; i < 3; ++i) {
-    for (int j = 0; j < 3; ++j) {
-      const double d = R[3 * i] * R[3 * j] + R[3 * i + 1] * R[3 * j + 1] + R[3 * i + 2] * R[3 * j + 2];
-      if (std::abs(d - (i == j)) > 0x1p-46) return false;
-    }
-  }
-  const double det = R[0] * (R[4] * R[8] - R[5] * R[7]) - R[1] * (R[3] * R[8] - R[5] * R[6]) +
-                     R[2] * (R[3] * R[7] - R[4] * R[6]);
-  return det > 0;
-}
-
 bool is_valid(const RigidPath& p) {
   return is_rotation(p.start.R) && finite(p.start.x) && finite(p.velocity) && std::isfinite(p.angle) &&
          p.angle >= 0 && p.angle <= 4 * M_PI && (p.angle == 0 || std::abs(norm(p.axis) - 1) <= 0x1p-46) &&

@@ -8,6 +8,7 @@
 #include <numeric>
 #include <stdexcept>
 #include <utility>
+#include "common/splitmix.hpp"
 #include "common/vec3_math.hpp"
 
 namespace simdccd {
@@ -19,37 +20,6 @@ using Matrix = std::array<double, 9>;
 Vec3 normalized(const Vec3& a) { return (1 / norm(a)) * a; }
 
 Pose translation(const Vec3& x) { return Pose{.x = x}; }
-
-// splitmix64 (Steele, Lea and Flood): the same draws on every platform.
-class Random {
- public:
-  explicit Random(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = state_ += 0x9e3779b97f4a7c15ULL;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  /// [0, 1) on the 2^-53 grid.
-  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-  double uniform(double lo, double hi) { return lo + (hi - lo) * uniform(); }
-  Vec3 unit_vector() {
-    const double z = uniform(-1, 1), phi = uniform(0, 2 * kPi), r = std::sqrt(std::max(0.0, 1 - z * z));
-    return {r * std::cos(phi), r * std::sin(phi), z};
-  }
-  /// Uniform over rotations: Shoemake's unit quaternion.
-  Matrix rotation() {
-    const double u = uniform(), a = uniform(0, 2 * kPi), b = uniform(0, 2 * kPi);
-    const double s = std::sqrt(1 - u), t = std::sqrt(u);
-    const double x = s * std::sin(a), y = s * std::cos(a), z = t * std::sin(b), w = t * std::cos(b);
-    return {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
-            2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-            2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
-  }
-
- private:
-  std::uint64_t state_;
-};
 
 // ---- Soups ----
 

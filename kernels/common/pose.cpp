@@ -29,10 +29,19 @@ Matrix rotation(const Vec3& u, double angle) {
 
 }  // namespace
 
-Vec3 apply(const Pose& pose, const Vec3& p) {
-  const auto& R = pose.R;
-  return {R[0] * p.x + R[1] * p.y + R[2] * p.z + pose.x.x, R[3] * p.x + R[4] * p.y + R[5] * p.z + pose.x.y,
-          R[6] * p.x + R[7] * p.y + R[8] * p.z + pose.x.z};
+bool is_rotation(const std::array<double, 9>& R) {
+  for (double r : R) {
+    if (!std::isfinite(r)) return false;
+  }
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) {
+      const double d = R[3 * i] * R[3 * j] + R[3 * i + 1] * R[3 * j + 1] + R[3 * i + 2] * R[3 * j + 2];
+      if (std::abs(d - (i == j)) > 0x1p-46) return false;
+    }
+  }
+  const double det = R[0] * (R[4] * R[8] - R[5] * R[7]) - R[1] * (R[3] * R[8] - R[5] * R[6]) +
+                     R[2] * (R[3] * R[7] - R[4] * R[6]);
+  return det > 0;
 }
 
 Pose compose(const Pose& a, const Pose& b) { return {multiply(a.R, b.R), apply(a, b.x)}; }

@@ -1,0 +1,256 @@
+// simdccd_bench convex: the convex pipeline's phases next to the peer
+// libraries on the same inputs: GJK pairs per second (distance and
+// intersection queries, per thread count) with libccd's and Bullet's GJK on
+// the same random polytope pairs, every answer judged by the exact distance;
+// and the persistent sweep and prune's time per frame against a fresh sort
+// and sweep of the same boxes.
+#include <algorithm>
+#include <chrono>
+#include <random>
+#include <cstdio>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <tbb/parallel_for.h>
+
+#include "bar_chart.hpp"
+#include "bench_util.hpp"
+#include "benches.hpp"
+#include "gjk_peers.hpp"
+#include "simdccd/convex/gjk_batch.hpp"
+#include "simdccd/convex/gjk_judge.hpp"
+#include "simdccd/convex/persistent_sap.hpp"
+
+namespace simdccd::bench {
+namespace fs = std::filesystem;
+using namespace cli;
+using namespace convex;
+namespace {
+
+constexpr const char* kUsage =
+    R"(simdccd_bench convex: GJK on --count random polytope pairs
+(convex/random_pairs.hpp; 4 to V vertices a polytope, for each V of
+--max-vertices): pairs per second of simdccd's batched GJK (distance and
+intersection-only queries, each thread count of --threads), of libccd 2.1's
+ccdGJKIntersect and of Bullet 3.24's btGjkPairDetector (double build, margin 0,
+distance) on one thread, when found at build time; every answer judged against
+the exact distance (wrong: outside simdccd's documented tolerance band). Then
+the persistent sweep and prune (convex/persistent_sap.hpp): --boxes boxes moving
+by up to each --speeds step a frame for --frames frames, microseconds per frame
+against a fresh sort and sweep, pair sets compared every frame. Writes
+convex-gjk.tsv, convex-gjk.svg and convex-sap.tsv.
+
+Usage: simdccd_bench convex [--count N] [--seed S] [--max-vertices LIST] [--threads LIST]
+                            [--boxes N] [--frames F] [--speeds LIST] [--out DIR]
+  --count N            pairs, 1 to 10000000 (default 100000)
+  --seed S             (default 1)
+  --max-vertices LIST  comma-separated, 4 to 128 (default 8,24)
+  --threads LIST       (default 1,2)
+  --boxes N            (default 4000)
+  --frames F           (default 300)
+  --speeds LIST        largest step of a box per frame and axis (default 0.005,0.02,0.1)
+  --out DIR            default: )" SIMDCCD_BENCH_RESULTS "\n";
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+struct GjkRow {
+  int max_vertices = 0;
+  std::string who;  ///< e.g. "simdccd distance"
+  int threads = 1;
+  double pairs_per_second = 0;
+  std::uint64_t intersecting = 0, wrong = 0;
+};
+
+/// Wrong answers of an intersection flag: intersecting while D exceeds the
+/// pair's tolerance, or separate while D = 0.
+std::uint64_t wrong_flags(const std::vector<char>& intersecting, const std::vector<ExactPolytopeDistance>& exact,
+                          const std::vector<GjkResult>& ours) {
+  std::uint64_t wrong = 0;
+  for (std::size_t i = 0; i < exact.size(); ++i) {
+    const mpq_class tau(ours[i].tolerance);
+    const bool in_band = exact[i].squared_distance <= tau * tau;
+    wrong += intersecting[i] ? !in_band : exact[i].intersecting;
+  }
+  return wrong;
+}
+
+std::vector<GjkRow> bench_gjk(std::size_t count, std::uint64_t seed, int max_vertices,
+                              const std::vector<int>& thread_list) {
+  const std::vector<PolytopePair> pairs = random_polytope_pairs(count, seed, max_vertices);
+  const auto [shapes, batch] = polytope_batch(pairs);
+  std::printf("\n%zu pairs, 4 to %d vertices: exact judge...\n", count, max_vertices);
+  std::fflush(stdout);
+  std::vector<ExactPolytopeDistance> exact(count);
+  tbb::parallel_for(std::size_t{0}, count, [&](std::size_t i) {
+    exact[i] = exact_polytope_distance(world_vertices(shapes[2 * i], pairs[i].pose_a),
+                                       world_vertices(shapes[2 * i + 1], pairs[i].pose_b));
+  });
+  std::vector<GjkRow> rows;
+  std::vector<GjkResult> results(count);
+  for (const bool intersection : {false, true}) {
+    GjkOptions options;
+    options.intersection_only = intersection;
+    for (const int threads : thread_list) {
+      gjk_batch(shapes, batch, results, options, threads);  // warm the caches
+      const auto start = std::chrono::steady_clock::now();
+      const GjkBatchStats stats = gjk_batch(shapes, batch, results, options, threads);
+      const double seconds = seconds_since(start);
+      std::uint64_t wrong = 0;
+      for (std::size_t i = 0; i < count; ++i) wrong += judge_gjk(results[i], exact[i]).mismatch;
+      rows.push_back({max_vertices, intersection ? "simdccd intersection" : "simdccd distance", threads,
+                      double(count) / seconds, stats.intersecting, wrong});
+    }
+  }
+  GjkOptions reference;
+  gjk_batch(shapes, batch, results, reference, 1);  // the tolerances of the peers' verdicts
+  // A peer's second run is timed (the first warms the caches).
+  [[maybe_unused]] const auto add_peer = [&](const char* who, const PeerAnswers& answers) {
+    rows.push_back({max_vertices, who, 1, double(count) / answers.seconds,
+                    std::uint64_t(std::count(answers.intersecting.begin(), answers.intersecting.end(), 1)),
+                    wrong_flags(answers.intersecting, exact, results)});
+  };
+#ifdef SIMDCCD_HAVE_CCD
+  libccd_gjk(pairs, 1);
+  add_peer("libccd intersection", libccd_gjk(pairs, 1));
+#endif
+#ifdef SIMDCCD_HAVE_BULLET
+  bullet_gjk(pairs, 1);
+  add_peer("bullet distance", bullet_gjk(pairs, 1));
+#endif
+  for (const GjkRow& r : rows) {
+    std::printf("  %-22s %d thread%s %12.0f pairs/s  %7llu intersecting  %6llu wrong\n", r.who.c_str(), r.threads,
+                r.threads == 1 ? " " : "s", r.pairs_per_second, (unsigned long long)r.intersecting,
+                (unsigned long long)r.wrong);
+  }
+  return rows;
+}
+
+struct SapRow {
+  double speed = 0;
+  double persistent_us = 0, fresh_us = 0;
+  double pairs = 0;  ///< mean per frame
+  std::uint64_t mismatched_frames = 0;
+};
+
+SapRow bench_sap(std::size_t boxes, int frames, double speed, std::uint64_t seed) {
+  // Boxes of half extents 0.25 to 0.75 in a cube of side 30, each moving by
+  // up to `speed` per axis a frame, bouncing back at the walls.
+  std::mt19937_64 random(seed);
+  const auto uniform = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(random); };
+  std::vector<Vec3> center(boxes), half(boxes), velocity(boxes);
+  for (std::size_t i = 0; i < boxes; ++i) {
+    center[i] = {uniform(0, 30), uniform(0, 30), uniform(0, 30)};
+    half[i] = {uniform(0.25, 0.75), uniform(0.25, 0.75), uniform(0.25, 0.75)};
+    velocity[i] = {uniform(-speed, speed), uniform(-speed, speed), uniform(-speed, speed)};
+  }
+  std::vector<std::uint32_t> handles(boxes);
+  std::vector<Aabb> box(boxes);
+  const auto place = [&] {
+    for (std::size_t i = 0; i < boxes; ++i) {
+      handles[i] = std::uint32_t(i);
+      box[i] = {{center[i].x - half[i].x, center[i].y - half[i].y, center[i].z - half[i].z},
+                {center[i].x + half[i].x, center[i].y + half[i].y, center[i].z + half[i].z}};
+    }
+  };
+  place();
+  PersistentSap sap;
+  sap.insert(handles, box);
+  SapRow row{speed, 0, 0, 0, 0};
+  double persistent = 0, fresh = 0;
+  for (int f = 0; f < frames; ++f) {
+    for (std::size_t i = 0; i < boxes; ++i) {
+      double* c[3] = {&center[i].x, &center[i].y, &center[i].z};
+      double* v[3] = {&velocity[i].x, &velocity[i].y, &velocity[i].z};
+      for (int k = 0; k < 3; ++k) {
+        if (*c[k] + *v[k] < 0 || *c[k] + *v[k] > 30) *v[k] = -*v[k];
+        *c[k] += *v[k];
+      }
+    }
+    place();
+    auto start = std::chrono::steady_clock::now();
+    sap.update_all(handles, box);
+    const std::vector<HandlePair> kept = sap.pairs();
+    persistent += seconds_since(start);
+    start = std::chrono::steady_clock::now();
+    const std::vector<HandlePair> swept = sort_and_sweep_pairs(box);
+    fresh += seconds_since(start);
+    row.mismatched_frames += kept != swept;
+    row.pairs += double(kept.size()) / frames;
+  }
+  row.persistent_us = persistent / frames * 1e6;
+  row.fresh_us = fresh / frames * 1e6;
+  std::printf("  speed %-6g %8.0f pairs  persistent %8.1f us/frame  fresh sort and sweep %8.1f us/frame  (%.1fx)  %llu mismatched frames\n",
+              speed, row.pairs, row.persistent_us, row.fresh_us, row.fresh_us / row.persistent_us,
+              (unsigned long long)row.mismatched_frames);
+  return row;
+}
+
+}  // namespace
+
+int run_convex_bench(std::span<const std::string_view> argv) {
+  static constexpr OptionSpec kOptions[] = {
+      {"--count", true}, {"--seed", true},   {"--max-vertices", true}, {"--threads", true}, {"--boxes", true},
+      {"--frames", true}, {"--speeds", true}, {"--out", true},          {"--help", false},  {"-h", false}};
+  const Args args(argv, kOptions);
+  if (help_requested(args, kUsage)) return 0;
+  const std::uint64_t count = args.value("--count") ? parse_uint("--count", *args.value("--count")) : 100000;
+  if (count == 0 || count > 10'000'000) throw UsageError("--count must be 1 to 10000000");
+  const std::uint64_t seed = args.value("--seed") ? parse_uint("--seed", *args.value("--seed")) : 1;
+  std::vector<int> vertex_counts;
+  for (const std::string& s : split(args.value("--max-vertices").value_or("8,24"))) {
+    const std::uint64_t v = parse_uint("--max-vertices", s);
+    if (v < 4 || v > exact_max_points) throw UsageError("--max-vertices must be 4 to 128");
+    vertex_counts.push_back(int(v));
+  }
+  const std::vector<int> threads = parse_thread_list(args.value("--threads").value_or("1,2"));
+  const std::uint64_t boxes = args.value("--boxes") ? parse_uint("--boxes", *args.value("--boxes")) : 4000;
+  if (boxes == 0 || boxes > 1'000'000) throw UsageError("--boxes must be 1 to 1000000");
+  const std::uint64_t frames = args.value("--frames") ? parse_uint("--frames", *args.value("--frames")) : 300;
+  if (frames == 0 || frames > 100000) throw UsageError("--frames must be 1 to 100000");
+  const std::vector<double> speeds = parse_distance_list(args.value("--speeds").value_or("0.005,0.02,0.1"));
+  const fs::path out(args.value("--out").value_or(SIMDCCD_BENCH_RESULTS));
+  const std::string cpu = cpu_model();
+  std::printf("simdccd_bench convex: CPU %s\n", cpu.c_str());
+
+  std::ostringstream gjk_tsv, sap_tsv;
+  const std::string header = "# simdccd_bench convex --count " + std::to_string(count) + " --seed " +
+                             std::to_string(seed) + "\n# CPU: " + cpu + "\n";
+  gjk_tsv << header << "max_vertices\timplementation\tthreads\tpairs_per_second\tintersecting\twrong\n";
+  BarChart chart{"GJK on random polytope pairs (" + cpu + ")", "pairs per second", {}, {}, {}};
+  BarChart::Panel panel{"pairs per second", {}};
+  for (const int v : vertex_counts) {
+    const std::vector<GjkRow> rows = bench_gjk(count, seed, v, threads);
+    chart.groups.push_back("4 to " + std::to_string(v) + " vertices");
+    panel.values.emplace_back();
+    for (const GjkRow& r : rows) {
+      gjk_tsv << r.max_vertices << '\t' << r.who << '\t' << r.threads << '\t' << r.pairs_per_second << '\t'
+              << r.intersecting << '\t' << r.wrong << '\n';
+      const std::string series = r.who + ", " + std::to_string(r.threads) + (r.threads == 1 ? " thread" : " threads");
+      if (std::find(chart.series.begin(), chart.series.end(), series) == chart.series.end()) chart.series.push_back(series);
+      panel.values.back().push_back(r.pairs_per_second);
+    }
+  }
+  chart.panels.push_back(panel);
+
+  std::printf("\npersistent sweep and prune: %llu boxes, %llu frames\n", (unsigned long long)boxes,
+              (unsigned long long)frames);
+  sap_tsv << header << "boxes\tframes\tspeed\tmean_pairs\tpersistent_us_per_frame\tfresh_us_per_frame\tmismatched_frames\n";
+  std::uint64_t mismatched = 0;
+  for (const double speed : speeds) {
+    const SapRow r = bench_sap(boxes, int(frames), speed, seed);
+    sap_tsv << boxes << '\t' << frames << '\t' << r.speed << '\t' << r.pairs << '\t' << r.persistent_us << '\t'
+            << r.fresh_us << '\t' << r.mismatched_frames << '\n';
+    mismatched += r.mismatched_frames;
+  }
+  write_text(out / "convex-gjk.tsv", gjk_tsv.str());
+  write_text(out / "convex-gjk.svg", to_svg(chart));
+  write_text(out / "convex-sap.tsv", sap_tsv.str());
+  std::printf("\nwrote %s, %s and %s\n", (out / "convex-gjk.tsv").c_str(), (out / "convex-gjk.svg").c_str(),
+              (out / "convex-sap.tsv").c_str());
+  return mismatched == 0 ? 0 : 1;
+}
+
+}  // namespace simdccd::bench

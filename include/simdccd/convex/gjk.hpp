@@ -1,0 +1,108 @@
+// GJK (Gilbert, Johnson and Keerthi) in van den Bergen's form: the distance
+// and the closest points of two posed convex shapes (convex/shape.hpp), or
+// that they intersect, from support points of their Minkowski difference
+// A - B alone (never built). docs/convex.md describes the choices.
+//
+// Guarantee. Let D be the exact distance between the posed shapes (box and
+// polytope: the convex hulls of world_vertices(), the very doubles GJK uses;
+// sphere and capsule: the ball or segment about apply(pose, core) of the
+// exact radius; cylinder: {apply(pose, p)} over the body cylinder in exact
+// arithmetic) and tau = GjkResult::tolerance = gjk_tolerance(options,
+// pair_size(a, pa, b, pb)), that is options.tolerance times
+// reach(a) + reach(b) + |pa.x - pb.x|. Then for every valid result:
+//   1. intersecting  =>  D <= tau;
+//   2. not intersecting  =>  lower_bound - tau/16 <= D <= distance + tau/16;
+//   3. converged and not intersecting  =>  D >= distance - tau/4 - tau/16 > 0,
+//      so |distance - D| <= tau, and in particular
+//   4. converged and D = 0  =>  intersecting.
+// So: D > tau gives "separate" always; D = 0 gives "intersecting" whenever
+// converged (the iteration cap or a stall on rounding clears `converged`;
+// the tests meet neither on the shapes they draw); in the band 0 < D <= tau
+// either answer may come. tau/16 bounds the rounding of the supports, of
+// the closest point of the simplex and of the lower bound (every
+// computation is a few roundings of magnitude at most the pair size, and
+// tau/16 >= 2^-40 pair size). The upper bound holds because v is a convex
+// combination of support points (or their plane's projection of the
+// origin); the lower bound because every plane normal to a v through the
+// support point S(-v) bounds all of A - B, whatever the accuracy of v.
+// Closest points: |point_b - point_a| is the distance (up to tau); on
+// curved surfaces (cylinder side and rims) the points themselves are only
+// accurate to about sqrt(tau * size), the distance being stationary there.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "simdccd/convex/shape.hpp"
+#include "simdccd/pose.hpp"
+#include "simdccd/query.hpp"
+
+namespace simdccd::convex {
+
+struct GjkOptions {
+  /// The tolerance relative to the pair size (gjk_tolerance()); at least
+  /// 2^-36 (so that tau/16 >= 2^-40 size, well above the rounding) and below 1.
+  double tolerance = 0x1p-30;
+  /// Support evaluations before giving up (converged = false).
+  int max_iterations = 128;
+  /// An intersection test only: stop as soon as a plane holds the shapes
+  /// more than tau/4 apart (then D > 0: not intersecting, converged false,
+  /// distance and lower_bound only the bounds reached so far). Pairs that
+  /// intersect are answered as in a distance query.
+  bool intersection_only = false;
+};
+
+/// Options in range: tolerance in [2^-36, 1), max_iterations >= 1.
+bool is_valid(const GjkOptions& options);
+
+/// The size of a pair: reach(a) + reach(b) + |pa.x - pb.x|, which bounds the
+/// norm of every point of the Minkowski difference.
+double pair_size(const ConvexShape& a, const Pose& pa, const ConvexShape& b, const Pose& pb);
+
+/// tau = options.tolerance * size: the band of the guarantee above.
+double gjk_tolerance(const GjkOptions& options, double size);
+
+/// What a next call on a coherent frame can start from (GjkResult::warm).
+struct GjkWarmStart {
+  /// The last direction v = point_a - point_b of the cores (zero: none, as
+  /// after an intersecting answer: the next call starts cold).
+  Vec3 direction{};
+  /// The final simplex as support vertex ids on a and b (SupportPoint::vertex
+  /// of the cores: sphere 0, capsule end 0 / 1, box and polytope vertex);
+  /// count = 0 when a shape has no vertex ids (cylinder). Ids out of range
+  /// for the shapes of the next call are ignored (the direction is used).
+  std::uint8_t count = 0;
+  std::array<std::uint32_t, 4> vertex_a{}, vertex_b{};
+};
+
+struct GjkResult {
+  bool valid = false;         ///< false: a shape, pose or option out of range; nothing else is set
+  bool intersecting = false;  ///< see the guarantee; distance = 0 then
+  bool converged = false;     ///< the termination test was met (not the iteration cap or a stall)
+  double distance = 0;        ///< |v| less the radii: an upper bound of D (up to tau/16)
+  double lower_bound = 0;     ///< the best v . w / |v| less the radii, at least 0: a lower bound of D
+  double tolerance = 0;       ///< tau
+  /// When lower_bound > 0: the unit vector u (from a toward b) of the plane
+  /// that certifies it, min over b of u . p - max over a of u . p >=
+  /// lower_bound (up to tau/16); else zero.
+  Vec3 separating_axis{};
+  /// Closest points in world coordinates, on a and on b (intersecting: a
+  /// common point of the cores pushed out by the radii, meaningful only as a
+  /// witness).
+  Vec3 point_a{}, point_b{};
+  /// The closest features (shape.hpp's ids; from the final simplex for box,
+  /// polytope and capsule, from the closest point for cylinder).
+  FeatureId feature_a{}, feature_b{};
+  std::uint32_t iterations = 0;  ///< support evaluations of A - B
+  GjkWarmStart warm{};
+};
+
+/// The distance of shape a at pose pa and shape b at pose pb, or that they
+/// intersect. `warm`: the previous frame's result.warm (may be null).
+/// Sphere and capsule run as their core point and segment with the radius
+/// added back at the end. No allocation; deterministic (same answer, bit for
+/// bit, on every machine with IEEE doubles and no contraction).
+GjkResult gjk(const ConvexShape& a, const Pose& pa, const ConvexShape& b, const Pose& pb,
+              const GjkOptions& options = {}, const GjkWarmStart* warm = nullptr);
+
+}  // namespace simdccd::convex

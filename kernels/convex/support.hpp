@@ -1,0 +1,54 @@
+// Support functions of the convex shapes in body space (convex/shape.hpp),
+// shared by the public support() and GJK's inner loop. Internal.
+#pragma once
+
+#include <array>
+#include <cmath>
+#include <cstddef>
+
+#include "common/vec3_math.hpp"
+#include "simdccd/convex/shape.hpp"
+
+namespace simdccd::convex {
+
+/// R^T d.
+inline Vec3 transpose_times(const std::array<double, 9>& R, const Vec3& d) {
+  return {R[0] * d.x + R[3] * d.y + R[6] * d.z, R[1] * d.x + R[4] * d.y + R[7] * d.z,
+          R[2] * d.x + R[5] * d.y + R[8] * d.z};
+}
+
+/// r d/|d|, zero for d = 0; scaled first where |d|^2 would over- or underflow.
+inline Vec3 scaled_to(Vec3 d, double r) {
+  double m = max_abs(d);
+  if (m == 0) return {};
+  if (m < 0x1p-500 || m > 0x1p500) d = (1 / m) * d;
+  const double k = r / std::sqrt(dot(d, d));
+  return k * d;
+}
+
+/// The box vertex of largest d . v, ties to the lowest index (bit i set when d_i > 0).
+inline SupportPoint box_support(const Vec3& half, const Vec3& d) {
+  const std::uint32_t i = (d.x > 0 ? 1u : 0u) | (d.y > 0 ? 2u : 0u) | (d.z > 0 ? 4u : 0u);
+  return {box_vertex(half, i), i};
+}
+
+/// The PA199 slides' cylinder support: r d_xy/|d_xy| + sign(d_z) h z.
+inline Vec3 cylinder_support(double r, double h, const Vec3& d) {
+  const Vec3 xy = scaled_to({d.x, d.y, 0}, r);
+  return {xy.x, xy.y, d.z > 0 ? h : (d.z < 0 ? -h : 0.0)};
+}
+
+/// The vertex of largest d . v (first of equals), by a linear scan.
+inline SupportPoint polytope_support(const Vec3* v, std::size_t n, const Vec3& d) {
+  std::size_t best = 0;
+  double best_dot = dot(v[0], d);
+  for (std::size_t i = 1; i < n; ++i) {  // selects, not branches: the winner is unpredictable
+    const double s = dot(v[i], d);
+    const bool better = s > best_dot;
+    best = better ? i : best;
+    best_dot = better ? s : best_dot;
+  }
+  return {v[best], static_cast<std::uint32_t>(best)};
+}
+
+}  // namespace simdccd::convex

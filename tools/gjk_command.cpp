@@ -1,0 +1,158 @@
+// simdccd gjk: GJK (convex/gjk.hpp) on random polytope pairs
+// (convex/random_pairs.hpp: generic, shared-vertex, face-contact and
+// near-contact pairs), batched over cores, timed, and with --verify judged
+// pair by pair against the exact distance of the hulls (gjk_judge.hpp).
+#include <tbb/blocked_range.h>
+#include <tbb/info.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "args.hpp"
+#include "commands.hpp"
+#include "progress.hpp"
+#include "report.hpp"
+#include "simdccd/convex/gjk_batch.hpp"
+#include "simdccd/convex/gjk_judge.hpp"
+#include "simdccd/convex/random_pairs.hpp"
+
+namespace simdccd::cli {
+namespace {
+
+using namespace convex;
+
+struct Workload {
+  std::vector<PolytopePair> pairs;
+  PolytopeBatch batch;
+};
+
+Workload make_workload(std::size_t count, std::uint64_t seed, int max_vertices) {
+  Workload w{random_polytope_pairs(count, seed, max_vertices), {}};
+  w.batch = polytope_batch(w.pairs);
+  return w;
+}
+
+struct Judged {
+  std::uint64_t mismatches = 0, exact_intersecting = 0, in_band = 0;
+  double max_distance_error = 0;  ///< absolute
+  double max_error_over_tau = 0;  ///< in units of each pair's tolerance
+};
+
+/// Judges every answer of both queries against the exact distance.
+Judged judge(const Workload& w, const std::vector<GjkResult>& distance, const std::vector<GjkResult>& test,
+             int threads, Progress& progress) {
+  std::vector<Judged> per(w.pairs.size());
+  tbb::task_arena arena(threads);
+  arena.execute([&] {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, w.pairs.size(), 64), [&](const auto& range) {
+      for (std::size_t i = range.begin(); i < range.end(); ++i) {
+        const ExactPolytopeDistance exact = exact_polytope_distance(
+            world_vertices(w.batch.shapes[2 * i], w.pairs[i].pose_a), world_vertices(w.batch.shapes[2 * i + 1], w.pairs[i].pose_b));
+        const GjkVerdict d = judge_gjk(distance[i], exact), t = judge_gjk(test[i], exact);
+        Judged& j = per[i];
+        j.mismatches = d.mismatch + t.mismatch;
+        j.exact_intersecting = exact.intersecting;
+        j.in_band = !exact.intersecting && exact.distance <= distance[i].tolerance;
+        j.max_distance_error = d.distance_error;
+        j.max_error_over_tau = d.distance_error / distance[i].tolerance;
+      }
+      progress.add(range.size());
+    });
+  });
+  Judged total;
+  for (const Judged& j : per) {
+    total.mismatches += j.mismatches;
+    total.exact_intersecting += j.exact_intersecting;
+    total.in_band += j.in_band;
+    total.max_distance_error = std::max(total.max_distance_error, j.max_distance_error);
+    total.max_error_over_tau = std::max(total.max_error_over_tau, j.max_error_over_tau);
+  }
+  return total;
+}
+
+}  // namespace
+
+int run_gjk(std::span<const std::string_view> argv) {
+  static constexpr OptionSpec kOptions[] = {{"--count", true},        {"--seed", true},   {"--threads", true},
+                                            {"--max-vertices", true}, {"--verify", false}, {"--json", false},
+                                            {"--help", false},        {"-h", false}};
+  const Args args(argv, kOptions);
+  if (args.flag("--help") || args.flag("-h")) {
+    print_usage();
+    return kOk;
+  }
+  const std::uint64_t count = args.value("--count") ? parse_uint("--count", *args.value("--count")) : 100000;
+  if (count == 0 || count > 100'000'000) throw UsageError("--count must be 1 to 100000000");
+  const std::uint64_t seed = args.value("--seed") ? parse_uint("--seed", *args.value("--seed")) : 1;
+  const std::uint64_t max_vertices =
+      args.value("--max-vertices") ? parse_uint("--max-vertices", *args.value("--max-vertices")) : 24;
+  if (max_vertices < 4 || max_vertices > exact_max_points) {
+    throw UsageError("--max-vertices must be 4 to " + std::to_string(exact_max_points));
+  }
+  const int cores = tbb::info::default_concurrency();
+  const std::uint64_t threads = args.value("--threads") ? parse_uint("--threads", *args.value("--threads")) : cores;
+  if (threads == 0 || threads > 4096) throw UsageError("--threads must be 1 to 4096");
+  const int used = int(std::min<std::uint64_t>(threads, std::uint64_t(cores)));
+  const bool json = args.flag("--json"), verify = args.flag("--verify");
+
+  const Workload w = make_workload(count, seed, int(max_vertices));
+  std::vector<GjkResult> distance(count), test(count);
+  GjkOptions test_options;
+  test_options.intersection_only = true;
+  const auto start = std::chrono::steady_clock::now();
+  const GjkBatchStats stats = gjk_batch(w.batch.shapes, w.batch.pairs, distance, {}, used);
+  const auto middle = std::chrono::steady_clock::now();
+  const GjkBatchStats test_stats = gjk_batch(w.batch.shapes, w.batch.pairs, test, test_options, used);
+  const double seconds = std::chrono::duration<double>(middle - start).count();
+  const double test_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - middle).count();
+  // The two queries must agree wherever both are certain.
+  std::uint64_t disagree = 0;
+  for (std::size_t i = 0; i < count; ++i) disagree += distance[i].intersecting != test[i].intersecting;
+
+  Judged judged;
+  if (verify) {
+    Progress progress(count);
+    progress.set_stage("exact judge");
+    judged = judge(w, distance, test, used, progress);
+    progress.finish();
+  }
+  const std::uint64_t failures = stats.invalid + test_stats.invalid + judged.mismatches;
+  if (json) {
+    JsonObject j;
+    j.add("pairs", count).add("seed", seed).add("threads", std::uint64_t(used));
+    j.add("intersecting", stats.intersecting).add("not_converged", stats.not_converged);
+    j.add("invalid", stats.invalid + test_stats.invalid).add("test_disagreements", disagree);
+    j.add("mean_iterations", double(stats.iterations) / double(count));
+    if (verify) {
+      j.add("exact_intersecting", judged.exact_intersecting).add("in_band", judged.in_band);
+      j.add("mismatches", judged.mismatches).add_precise("max_distance_error", judged.max_distance_error);
+      j.add_precise("max_error_over_tolerance", judged.max_error_over_tau);
+    }
+    j.add("seconds", seconds).add("intersection_seconds", test_seconds).print();
+  } else {
+    std::printf("simdccd gjk: %llu random polytope pairs (4 to %llu vertices), seed %llu, %d thread%s\n",
+                (unsigned long long)count, (unsigned long long)max_vertices, (unsigned long long)seed, used,
+                used == 1 ? "" : "s");
+    std::printf("  distance:     %llu intersecting, %llu not converged, %.2f supports a pair, %.3f s (%.3g pairs/s)\n",
+                (unsigned long long)stats.intersecting, (unsigned long long)stats.not_converged,
+                double(stats.iterations) / double(count), seconds, double(count) / seconds);
+    std::printf("  intersection: %llu intersecting, %.2f supports a pair, %.3f s (%.3g pairs/s); %llu disagree\n",
+                (unsigned long long)test_stats.intersecting, double(test_stats.iterations) / double(count),
+                test_seconds, double(count) / test_seconds, (unsigned long long)disagree);
+    if (verify) {
+      std::printf("  exact judge: %llu intersecting, %llu within the tolerance band, %llu mismatches;"
+                  " max distance error %.3g (%.3g of the tolerance)\n",
+                  (unsigned long long)judged.exact_intersecting, (unsigned long long)judged.in_band,
+                  (unsigned long long)judged.mismatches, judged.max_distance_error, judged.max_error_over_tau);
+    }
+    if (stats.invalid + test_stats.invalid != 0) std::printf("  invalid answers: the generator's pairs must be valid\n");
+  }
+  return failures != 0 ? kCheckFailed : kOk;
+}
+
+}  // namespace simdccd::cli
