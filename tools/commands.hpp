@@ -22,6 +22,7 @@ int run_step(std::span<const std::string_view> args);
 int run_polyhedra(std::span<const std::string_view> args);
 int run_advance(std::span<const std::string_view> args);
 int run_gjk(std::span<const std::string_view> args);
+int run_pile(std::span<const std::string_view> args);
 /// `step` on the bundled cloth-funnel scene with its truth (the default job's first part).
 int run_bundled_step();
 /// What `simdccd` without arguments runs.

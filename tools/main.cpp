@@ -34,6 +34,8 @@ Usage:
                   [--target T] [--threshold D] [--no-fcl] [--json] [--list]
   simdccd gjk [--count N] [--seed S] [--threads N] [--max-vertices V]
               [--verify] [--json]
+  simdccd pile [--bodies N] [--frames F] [--seed S] [--threads N]
+               [--exact-budget B] [--every K] [--no-checks] [--json]
   simdccd targets
   simdccd help | --help | -h
 
@@ -246,6 +248,31 @@ advance Conservative advancement (advance.hpp, docs/advance.md): --trials
         fcl_collisions, fcl_wrong. Exit status 1 when a check fails or a
         trial is unverified.
 
+gjk     GJK (convex/gjk.hpp, docs/convex.md) on --count random polytope
+        pairs (default 100000, seed --seed, default 1; 4 to --max-vertices
+        vertices, default 24, at most 128): generic pairs and pairs built to
+        share a vertex, touch a face or miss it by an exact 2^-k, at sizes
+        2^-8 to 2^8; the distance and the intersection-only query, batched
+        on --threads threads (default all), timed. --verify judges every
+        answer against the exact distance of the hulls (gjk_judge.hpp).
+        --json: one object: pairs, seed, threads, intersecting,
+        not_converged, invalid, test_disagreements, mean_iterations, with
+        --verify exact_intersecting, in_band, mismatches, max_distance_error,
+        max_error_over_tolerance; seconds, intersection_seconds. Exit status
+        1 on a mismatch or an invalid answer.
+
+pile    A pile of --bodies mixed convex bodies (default 2000) falling into a
+        box for --frames frames (default 300; seed --seed), the convex
+        pipeline every frame: sweep and prune, batched GJK, times of impact
+        of fast bodies, the contact cache; checked every frame: the pairs
+        against brute force, GJK against the exact distance (at most
+        --exact-budget box/polytope pairs a frame, default 128; 0: all),
+        times of impact against the exact first contact (docs/convex_pile.md).
+        A row every --every frames; --no-checks skips the checks. --json: one
+        object: frames, bodies, sap_mismatches, gjk_mismatches, late_toi,
+        cache_hit_rate, ms_per_frame, per-phase ms, totals. Exit status 1 on
+        a mismatch, a late time of impact or an invalid answer.
+
 targets Lists the implementations compiled in, those this CPU runs, the
         active one, and the architecture of the xsimd entry.
 
@@ -259,7 +286,7 @@ oracle of --verify. Runs over 2 s show progress on stderr.
 Exit status: 0 done; 1 check or step found a false negative (against the
 files' truth, so not with --model spacetime) or an invalid query,
 polyhedra a vertex inside another body, advance a failed or unverified
-check, step (linear model) in
+check, gjk or pile a mismatch, step (linear model) in
 exact or oracle mode a false positive, --verify found a disagreement the mode
 rules out (exact: any; conservative: an oracle false negative; both: a toi
 later than the oracle's), or
@@ -283,6 +310,7 @@ int dispatch(std::span<const std::string_view> args) {
   if (command == "polyhedra") return run_polyhedra(rest);
   if (command == "advance") return run_advance(rest);
   if (command == "gjk") return run_gjk(rest);
+  if (command == "pile") return run_pile(rest);
   if (command == "help" || command == "--help" || command == "-h") {
     print_usage();
     return kOk;

@@ -815,4 +815,123 @@ ExactPolytopeDistance exact_polytope_distance(std::span<const Vec3> a, std::span
   return out;
 }
 
+// ---------------------------------------------------------------------------
+// Hull boundary triangles (exact_hull_triangles): the facets of build_hull's
+// cover, each fanned once over its extreme points.
+
+namespace {
+
+// The extreme points of the coplanar points `ids` in counter-clockwise order
+// about a normal whose component k is nonzero with sign `nk` (Jarvis' march
+// with exact orientations: a point on the line of the current edge is taken
+// only when it lies farther on, so only extreme points come back).
+std::vector<int> polygon_ring(std::span<const Vec3> p, std::vector<int> ids, int k, int nk) {
+  std::vector<int> unique;  // the first index of each distinct point
+  for (int i : ids) {
+    bool dup = false;
+    for (int j : unique) dup = dup || p[i] == p[j];
+    if (!dup) unique.push_back(i);
+  }
+  auto lex_less = [&](int i, int j) {
+    const Vec3 &a = p[i], &b = p[j];
+    return a.x != b.x ? a.x < b.x : a.y != b.y ? a.y < b.y : a.z < b.z;
+  };
+  // The lexicographic minimum is an extreme point of any finite set.
+  const int start = *std::min_element(unique.begin(), unique.end(), lex_less);
+  auto orient = [&](int a, int b, int c) { return nk * cross_component_sign(p[a], p[b], p[c], k); };
+  // q beyond c on the ray from o (the three points collinear, c != o): compare
+  // on the coordinate where c - o is largest, exactly (doubles compare exactly).
+  auto farther = [&](int o, int c, int q) {
+    const double d[3] = {p[c].x - p[o].x, p[c].y - p[o].y, p[c].z - p[o].z};
+    int j = 0;
+    for (int m = 1; m < 3; ++m) {
+      if (std::fabs(d[m]) > std::fabs(d[j])) j = m;
+    }
+    const double cq = j == 0 ? p[q].x - p[c].x : j == 1 ? p[q].y - p[c].y : p[q].z - p[c].z;
+    const double oc = j == 0 ? p[c].x - p[o].x : j == 1 ? p[c].y - p[o].y : p[c].z - p[o].z;
+    return (oc > 0 && cq > 0) || (oc < 0 && cq < 0);
+  };
+  std::vector<int> ring;
+  int cur = start;
+  do {
+    ring.push_back(cur);
+    int cand = -1;
+    for (int q : unique) {
+      if (q == cur) continue;
+      if (cand < 0) {
+        cand = q;
+        continue;
+      }
+      const int s = orient(cur, cand, q);
+      if (s < 0 || (s == 0 && farther(cur, cand, q))) cand = q;
+    }
+    cur = cand;
+  } while (cur != start && ring.size() <= unique.size());
+  return ring;
+}
+
+void fan(const std::vector<int>& ring, std::vector<std::array<std::uint32_t, 3>>& out) {
+  for (std::size_t i = 1; i + 1 < ring.size(); ++i) {
+    out.push_back({static_cast<std::uint32_t>(ring[0]), static_cast<std::uint32_t>(ring[i]),
+                   static_cast<std::uint32_t>(ring[i + 1])});
+  }
+}
+
+// The component of largest magnitude of an exact normal and its sign.
+void normal_component(const Q3& n, int& k, int& sign) {
+  k = 0;
+  for (int c = 1; c < 3; ++c) {
+    if (abs(n[c]) > abs(n[k])) k = c;
+  }
+  sign = sgn(n[k]);
+}
+
+}  // namespace
+
+std::vector<std::array<std::uint32_t, 3>> exact_hull_triangles(std::span<const Vec3> points) {
+  check_input(points, "points");
+  const Hull h = build_hull(points);
+  std::vector<std::array<std::uint32_t, 3>> out;
+  const int n = static_cast<int>(points.size());
+  if (h.dim == 0) return out;
+  if (h.dim == 1) {
+    out.push_back({static_cast<std::uint32_t>(h.cover[0][0]), static_cast<std::uint32_t>(h.cover[0][1]),
+                   static_cast<std::uint32_t>(h.cover[0][1])});
+    return out;
+  }
+  int k = 0, sign = 1;
+  if (h.dim == 2) {
+    normal_component(exact_direction(h.planes[0]), k, sign);
+    std::vector<int> all(n);
+    for (int i = 0; i < n; ++i) all[i] = i;
+    fan(polygon_ring(points, std::move(all), k, sign), out);
+    return out;
+  }
+  // Solid: the cover holds every facet triangle (all non-collinear triples of
+  // a facet's points), outward. Each facet once: its points are those on the
+  // plane of its first cover triangle; later triangles on that plane are skipped.
+  std::vector<char> done(h.cover.size(), 0);
+  std::vector<char> on(n, 0);
+  for (std::size_t f = 0; f < h.cover.size(); ++f) {
+    if (done[f]) continue;
+    const Vec3& o = points[h.cover[f][0]];
+    std::vector<int> ids;
+    for (int l = 0; l < n; ++l) {
+      on[l] = side(h.planes[f], o, points[l]) == 0;
+      if (on[l]) ids.push_back(l);
+    }
+    for (std::size_t g = f; g < h.cover.size(); ++g) {
+      if (on[h.cover[g][0]] && on[h.cover[g][1]] && on[h.cover[g][2]]) done[g] = 1;
+    }
+    if (ids.size() == 3) {
+      out.push_back({static_cast<std::uint32_t>(h.cover[f][0]), static_cast<std::uint32_t>(h.cover[f][1]),
+                     static_cast<std::uint32_t>(h.cover[f][2])});
+      continue;
+    }
+    normal_component(exact_direction(h.planes[f]), k, sign);
+    fan(polygon_ring(points, std::move(ids), k, sign), out);
+  }
+  return out;
+}
+
 }  // namespace simdccd::convex

@@ -418,8 +418,9 @@ GjkResult gjk_valid(const ConvexShape& a, double reach_a, const Pose& pa, const 
   // of at most tau/4 (converged), or when no progress is possible.
   const double hit = margin + 0.5 * tau;
   const double hit2 = hit * hit;
-  // Intersection only: a plane that holds the shapes tau/4 apart proves D > 0.
-  const double apart = options.intersection_only ? margin + 0.25 * tau : INFINITY;
+  // Intersection only: a plane that holds the shapes 5 tau/8 apart proves D > tau/2,
+  // so the distance query's |v| could never fall to `hit`: both queries answer alike.
+  const double apart = options.intersection_only ? margin + 0.625 * tau : INFINITY;
   double lb = -std::numeric_limits<double>::infinity();
   Vec3 last_direction = v, lb_direction{};
   double lb_norm = 0;

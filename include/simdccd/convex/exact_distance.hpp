@@ -8,7 +8,9 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <span>
+#include <vector>
 
 #include <gmpxx.h>
 
@@ -58,5 +60,24 @@ ExactPolytopeDistance exact_polytope_distance(std::span<const Vec3> a, std::span
 /// Whether the closed hulls intersect (exact; the first half of
 /// exact_polytope_distance, without the distance). Same preconditions.
 bool exact_intersecting(std::span<const Vec3> a, std::span<const Vec3> b);
+
+/// The boundary of conv(points) as triangles of point indices, from the same
+/// exact hull the distance uses (no second hull code), for turning a convex
+/// polytope into a Polyhedron (polyhedra.hpp). What comes back, by the
+/// dimension of the hull:
+/// - solid: each facet (a maximal planar face) fanned from one of its
+///   extreme points over its extreme points in order, counter-clockwise seen
+///   from outside (outward orientation); no two triangles overlap and the
+///   triangles meet edge to edge (a closed 2-manifold). Points that are not
+///   extreme (inside the hull, inside a facet or on an edge, duplicates after
+///   the first) are used by no triangle.
+/// - flat (all points coplanar): the polygon fanned likewise, counter-clockwise
+///   about the normal (p[i1] - p[0]) x (p[i2] - p[0]) of the first points
+///   p[0], p[i1], p[i2] not on a line (one side only: a flat hull has no outside).
+/// - segment (all points on a line): one degenerate triangle {lo, hi, hi} of
+///   its two end points (it carries the edge lo-hi into polyhedron_edges()).
+/// - point (all points equal): no triangle.
+/// Same preconditions as exact_polytope_distance (std::invalid_argument).
+std::vector<std::array<std::uint32_t, 3>> exact_hull_triangles(std::span<const Vec3> points);
 
 }  // namespace simdccd::convex

@@ -46,9 +46,10 @@ struct GjkOptions {
   /// Support evaluations before giving up (converged = false).
   int max_iterations = 128;
   /// An intersection test only: stop as soon as a plane holds the shapes
-  /// more than tau/4 apart (then D > 0: not intersecting, converged false,
-  /// distance and lower_bound only the bounds reached so far). Pairs that
-  /// intersect are answered as in a distance query.
+  /// more than 5 tau/8 apart (then D > tau/2: not intersecting, converged
+  /// false, distance and lower_bound only the bounds reached so far). The
+  /// intersecting flag is always the distance query's: such a pair's
+  /// distance can never fall to the intersection threshold.
   bool intersection_only = false;
 };
 

@@ -1,0 +1,132 @@
+// GJK (convex/gjk.hpp) against the exact judge (gjk_judge.hpp) on polytope
+// pairs decoded from the fuzzer's bytes.
+//
+// Input: a byte each for the two polytopes' vertex counts (1 to 16) and a
+// flavour byte: the coordinate kind (small integers on a grid scaled by 2^k,
+// k in [-60, 60], which makes exact contacts, flat, collinear and repeated
+// points common; raw doubles from 8 bytes each; or the grid with one entry
+// NaN, infinite or beyond 2^60, which must be answered invalid), then the
+// vertices, then each pose: identity, a signed axis permutation (exact), or a
+// rotation from a quaternion of four bytes, and a translation on the grid.
+// Checked: invalid input exactly outside the domain; valid input: the
+// distance query, the intersection-only query and a warm restart from the
+// distance query's own answer all judged against the exact distance (the
+// guarantee of gjk.hpp), the two queries' intersecting flags equal, and the
+// warm answer's as the cold one's outside the tolerance band. Any violation
+// prints the pair and aborts.
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "hard_queries.hpp"
+#include "simdccd/convex/gjk_judge.hpp"
+
+namespace {
+
+using namespace simdccd;
+using namespace simdccd::convex;
+using test::Entropy;
+
+double grid_value(Entropy& e, double scale) { return e.range(-8, 8) * scale; }
+
+std::vector<Vec3> decode_points(Entropy& e, int count, int flavour, double scale) {
+  std::vector<Vec3> points(static_cast<std::size_t>(count));
+  for (Vec3& p : points) {
+    if (flavour == 1) {
+      double c[3];
+      for (double& x : c) {
+        const std::uint64_t bits = e.bits(64);
+        std::memcpy(&x, &bits, sizeof x);
+      }
+      p = {c[0], c[1], c[2]};
+    } else {
+      p = {grid_value(e, scale), grid_value(e, scale), grid_value(e, scale)};
+    }
+  }
+  return points;
+}
+
+Pose decode_pose(Entropy& e, double scale) {
+  Pose pose;
+  switch (e.range(0, 2)) {
+    case 0: break;
+    case 1: {  // a signed permutation of the axes with determinant +1: exact
+      static constexpr int kPermutations[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {1, 0, 2}, {0, 2, 1}, {2, 1, 0}};
+      const int k = e.range(0, 5);
+      const double s0 = e.chance(1, 2) ? -1 : 1, s1 = e.chance(1, 2) ? -1 : 1;
+      const double s2 = (k < 3 ? 1 : -1) * s0 * s1;  // the odd permutations flip the sign
+      pose.R = {};
+      pose.R[kPermutations[k][0]] = s0;
+      pose.R[3 + kPermutations[k][1]] = s1;
+      pose.R[6 + kPermutations[k][2]] = s2;
+      break;
+    }
+    default: {
+      double q[4];
+      for (double& c : q) c = e.range(-127, 127);
+      const double n = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+      if (n == 0) break;
+      const double w = q[0] / n, x = q[1] / n, y = q[2] / n, z = q[3] / n;
+      pose.R = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
+                2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
+                2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
+    }
+  }
+  pose.x = {grid_value(e, scale), grid_value(e, scale), grid_value(e, scale)};
+  return pose;
+}
+
+[[noreturn]] void fail(const char* what, const std::vector<Vec3>& a, const Pose& pa, const std::vector<Vec3>& b,
+                       const Pose& pb) {
+  std::fprintf(stderr, "fuzz_gjk: %s\n", what);
+  const auto dump = [](const char* name, const std::vector<Vec3>& v, const Pose& p) {
+    std::fprintf(stderr, "%s: R", name);
+    for (double r : p.R) std::fprintf(stderr, " %a", r);
+    std::fprintf(stderr, " x %a %a %a; vertices", p.x.x, p.x.y, p.x.z);
+    for (const Vec3& q : v) std::fprintf(stderr, " (%a %a %a)", q.x, q.y, q.z);
+    std::fprintf(stderr, "\n");
+  };
+  dump("a", a, pa);
+  dump("b", b, pb);
+  std::abort();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  Entropy e(data, size);
+  const int na = e.range(1, 16), nb = e.range(1, 16), flavour = e.range(0, 3);
+  const double scale = std::ldexp(1.0, e.range(-60, 60));
+  std::vector<Vec3> a = decode_points(e, na, flavour == 1 ? 1 : 0, scale);
+  std::vector<Vec3> b = decode_points(e, nb, flavour == 1 ? 1 : 0, scale);
+  if (flavour == 3) {  // one entry out of the domain
+    static const double kBad[3] = {NAN, INFINITY, 0x1p61};
+    (e.range(0, 1) ? a : b)[0].y = kBad[e.range(0, 2)];
+  }
+  const Pose pa = decode_pose(e, scale), pb = decode_pose(e, scale);
+  const ConvexShape sa = polytope(a), sb = polytope(b);
+  const GjkResult distance = gjk(sa, pa, sb, pb);
+  const bool in_domain = is_valid(sa) && is_valid(sb) && is_valid(pa) && is_valid(pb);
+  if (distance.valid != in_domain) fail("validity differs from the domain", a, pa, b, pb);
+  if (!in_domain) return 0;
+  const std::vector<Vec3> wa = world_vertices(sa, pa), wb = world_vertices(sb, pb);
+  for (const Vec3& p : wa) {
+    if (!std::isfinite(p.x + p.y + p.z) || std::abs(p.x) + std::abs(p.y) + std::abs(p.z) > exact_max_magnitude) return 0;
+  }
+  for (const Vec3& p : wb) {
+    if (!std::isfinite(p.x + p.y + p.z) || std::abs(p.x) + std::abs(p.y) + std::abs(p.z) > exact_max_magnitude) return 0;
+  }
+  GjkOptions intersection;
+  intersection.intersection_only = true;
+  const GjkResult test = gjk(sa, pa, sb, pb, intersection);
+  const GjkResult warm = gjk(sa, pa, sb, pb, {}, &distance.warm);
+  const ExactPolytopeDistance exact = exact_polytope_distance(wa, wb);
+  if (judge_gjk(distance, exact).mismatch) fail("distance query breaks the guarantee", a, pa, b, pb);
+  if (judge_gjk(test, exact).mismatch) fail("intersection query breaks the guarantee", a, pa, b, pb);
+  if (judge_gjk(warm, exact).mismatch) fail("warm restart breaks the guarantee", a, pa, b, pb);
+  if (test.intersecting != distance.intersecting) fail("the two queries disagree", a, pa, b, pb);
+  return 0;
+}

@@ -1,0 +1,446 @@
+// Time of impact of convex shapes (convex/time_of_impact.hpp;
+// docs/convex_toi.md): conservative advancement and bisection on GJK's
+// certified lower bound, with a bound on how fast the slab gap along GJK's
+// separating axis can shrink, and the exact reference on the rigid kernels.
+#include "simdccd/convex/time_of_impact.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+#include "simdccd/convex/exact_distance.hpp"
+#include "simdccd/polyhedra.hpp"
+
+namespace simdccd::convex {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kGrow = 1 + 0x1p-40;    // widens a bound past the rounding of its few operations
+constexpr double kShrink = 1 - 0x1p-40;  // shrinks a step past the rounding of gap / rate
+constexpr double kSlack = 0x1p-1000;     // covers underflow in any allowance
+
+Vec3 sub(const Vec3& a, const Vec3& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+double dot(const Vec3& a, const Vec3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+Vec3 cross(const Vec3& a, const Vec3& b) {
+  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+double norm(const Vec3& a) { return std::sqrt(dot(a, a)); }
+bool finite(const Vec3& a) { return std::isfinite(a.x) && std::isfinite(a.y) && std::isfinite(a.z); }
+// |a . b| rounding allowance: the dot's error is at most 3u sum |a_k b_k| (2^-50 covers it).
+double dot_error(const Vec3& a, const Vec3& b) {
+  return 0x1p-50 * (std::fabs(a.x * b.x) + std::fabs(a.y * b.y) + std::fabs(a.z * b.z)) + kSlack;
+}
+
+using Matrix = std::array<double, 9>;
+
+Matrix multiply(const Matrix& a, const Matrix& b) {
+  Matrix c{};
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) c[3 * i + j] = a[3 * i] * b[j] + a[3 * i + 1] * b[3 + j] + a[3 * i + 2] * b[6 + j];
+  }
+  return c;
+}
+
+// One Newton step towards the nearest rotation, X (3 I - X^T X) / 2: a matrix
+// orthogonal to d comes out orthogonal to about d^2 (plus rounding), so GJK's
+// 2^-46 test accepts the products of rotations computed here. It moves X by
+// about d, which the allowances below include.
+Matrix orthonormalized(const Matrix& x) {
+  Matrix xtx{};
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) xtx[3 * i + j] = x[i] * x[j] + x[3 + i] * x[3 + j] + x[6 + i] * x[6 + j];
+  }
+  Matrix m{};
+  for (int i = 0; i < 9; ++i) m[i] = ((i % 4 == 0 ? 3.0 : 0.0) - xtx[i]) * 0.5;
+  return multiply(x, m);
+}
+
+// ---------------------------------------------------------------------------
+// The motions: poses for GJK at time t, the allowance E for the rounding of
+// those poses against the true motion, and a bound on the rate at which the
+// slab gap along a unit axis n (from a towards b) can shrink over [t0, t1].
+
+// Angular speed of the Cayley rotation, d theta / du, at most over [t0, t1].
+// Finite tau, k = |tau| |a|: theta = 2 atan(u k), theta' = 2 k / (1 + (u k)^2),
+// decreasing for u >= 0: its value at t0. Half turn, k = |a|: theta = 2
+// atan(u k / (1 - u)), theta' = 2 k / q(u), q(u) = (1 - u)^2 + k^2 u^2, a
+// convex quadratic least at u* = 1 / (1 + k^2) with q(u*) = k^2 / (1 + k^2):
+// q's least value over the interval, at t0 when u* <= t0, at t1 when u* >= t1.
+double angular_speed(double k, bool half_turn, double t0, double t1) {
+  if (k == 0) return 0;
+  if (!half_turn) return 2 * k / (1 + (t0 * k) * (t0 * k)) * kGrow;
+  const double kk = k * k;
+  const double q_star = kk / (1 + kk);  // the global least value
+  auto q = [&](double u) { return ((1 - u) * (1 - u) + kk * (u * u)) * (1 - 0x1p-45); };
+  double q_min = q_star * (1 - 0x1p-45);
+  if (t0 * (1 + kk) * (1 - 0x1p-50) >= 1) {
+    q_min = std::max(q_min, q(t0));  // u* < t0, surely
+  } else if (t1 * (1 + kk) * (1 + 0x1p-50) <= 1) {
+    q_min = std::max(q_min, q(t1));  // u* > t1, surely
+  }
+  return 2 * k / q_min * kGrow;
+}
+
+// b moves by a RigidMotion; a stays.
+struct MotionMover {
+  const Pose& pa;
+  Pose pb;
+  RigidMotion m;
+  double rho = 0;      // rotation: a bound of |q - c| over b's points (rotation keeps it)
+  Vec3 axis{};         // rotation: the unit axis
+  double k = 0;        // rotation: |tau| |a| (finite) or |a| (half turn)
+  double kappa = 0;    // rotation, finite tau: tau |a| (signed)
+  int half_turn = 0;   // rotation: +-1 for tau = +-infinity
+  double error = 0;    // E
+
+  MotionMover(const Pose& pose_a, const ConvexShape& b, const Pose& pose_b, const RigidMotion& motion)
+      : pa(pose_a), pb(pose_b), m(motion) {
+    const double r = reach(b), xb = norm(pose_b.x);
+    if (m.type == RigidMotionType::translation) {
+      // x(u) = fl(x_b + fl(u v)) is off by 2u (|x_b| + |v|) per component; the
+      // start vertices fl(R_b p + x_b) by 3u (reach + |x_b|): 2^-46 covers both.
+      error = 0x1p-46 * (r + xb + norm(m.translation)) + kSlack;
+      return;
+    }
+    const Vec3& a = m.axis;
+    const double amax = std::max({std::fabs(a.x), std::fabs(a.y), std::fabs(a.z)});
+    if (amax > 0) {  // scale by a power of two (exactly) so that |a|^2 neither overflows nor underflows
+      const int e = std::ilogb(amax);
+      const Vec3 s{std::ldexp(a.x, -e), std::ldexp(a.y, -e), std::ldexp(a.z, -e)};
+      const double ns = norm(s);
+      axis = {s.x / ns, s.y / ns, s.z / ns};
+      const double len = std::ldexp(ns, e);
+      if (std::isinf(m.tan_half)) {
+        half_turn = m.tan_half > 0 ? 1 : -1;
+        k = len;
+      } else {
+        kappa = m.tan_half * len;
+        k = std::fabs(kappa);
+      }
+    }
+    const double xc = norm(sub(pose_b.x, m.center));
+    rho = (xc + r) * kGrow + 0x1p-48 * xb + kSlack;
+    // The Cayley matrix in double is within ~65u of R(u), the product with R_b
+    // within ~85u, the Newton step moves it by at most ~2^-45 (R_b's own 2^-46
+    // skew), x(u) is within ~75u |x_b - c| + 2u |c|, the start vertices 3u
+    // (reach + |x_b|): 2^-41 covers the sum with room (docs/convex_toi.md).
+    error = 0x1p-41 * (r + xb + xc + norm(m.center)) + kSlack;
+  }
+
+  bool poses(double u, Pose& a, Pose& b) const {
+    a = pa;
+    if (m.type == RigidMotionType::translation) {
+      const Vec3& v = m.translation;
+      b = pb;
+      b.x = {pb.x.x + u * v.x, pb.x.y + u * v.y, pb.x.z + u * v.z};
+      return true;
+    }
+    // R(u) = [(g^2 - s^2) I + 2 s^2 n n^T + 2 g s [n]x] / (g^2 + s^2) with the unit axis n.
+    const double g = half_turn != 0 ? 1 - u : 1;
+    const double s = half_turn != 0 ? half_turn * u * k : u * kappa;
+    const double gg = g * g, ss = s * s, gs = g * s, w = gg + ss;
+    const Vec3& n = axis;
+    const double d = gg - ss;
+    const Matrix R{(d + 2 * ss * n.x * n.x) / w,    (2 * ss * n.x * n.y - 2 * gs * n.z) / w,
+                   (2 * ss * n.x * n.z + 2 * gs * n.y) / w, (2 * ss * n.y * n.x + 2 * gs * n.z) / w,
+                   (d + 2 * ss * n.y * n.y) / w,    (2 * ss * n.y * n.z - 2 * gs * n.x) / w,
+                   (2 * ss * n.z * n.x - 2 * gs * n.y) / w, (2 * ss * n.z * n.y + 2 * gs * n.x) / w,
+                   (d + 2 * ss * n.z * n.z) / w};
+    b.R = orthonormalized(multiply(R, pb.R));
+    const Vec3 c = m.center, x = sub(pb.x, c);
+    b.x = {c.x + (R[0] * x.x + R[1] * x.y + R[2] * x.z), c.y + (R[3] * x.x + R[4] * x.y + R[5] * x.z),
+           c.z + (R[6] * x.x + R[7] * x.y + R[8] * x.z)};
+    return true;
+  }
+
+  // dir = +1: how fast the gap can shrink going forward in time; -1: backward.
+  double rate(const Vec3& n, double t0, double t1, int dir) const {
+    if (m.type == RigidMotionType::translation) {
+      // b moves by v: the gap along n changes by exactly n . v per unit u.
+      return -dir * dot(n, m.translation) + dot_error(n, m.translation);
+    }
+    // A point q of b moves at theta' a x (q - c); along n that is theta' (n x a) . (q - c).
+    const double perp = std::min(norm(cross(n, axis)) + 0x1p-45, 1.0 + 0x1p-40);
+    return angular_speed(k, half_turn != 0, t0, t1) * rho * perp * kGrow;
+  }
+};
+
+// Both bodies on RigidPaths.
+struct PathMover {
+  const RigidPath& a;
+  const RigidPath& b;
+  double rho_a = 0, rho_b = 0;  // reach about the body origins (a rotation keeps |R p|)
+  double error = 0;             // E for GJK's poses against the exact paths, doubled (see below)
+
+  PathMover(const ConvexShape& sa, const RigidPath& pa, const ConvexShape& sb, const RigidPath& pb) : a(pa), b(pb) {
+    rho_a = reach(sa) * kGrow + kSlack;
+    rho_b = reach(sb) * kGrow + kSlack;
+    // pose_at in double against the exact path: sine, cosine, t angle and the
+    // axis (unit within 2^-46) put the rotation within ~2^-44 (1 + angle), the
+    // Newton step moves it by ~2^-45, x(t) is within 2u (|x0| + |v|): 2^-41
+    // per body covers them. Doubled: GJK's poses against the exact path, and
+    // the exact path against pose_at() as a caller samples it.
+    auto e = [](double r, const RigidPath& p) {
+      return 0x1p-41 * (r * (1 + p.angle) + norm(p.start.x) + norm(p.velocity));
+    };
+    error = 2 * (e(rho_a, pa) + e(rho_b, pb)) + kSlack;
+  }
+
+  static Pose at(const RigidPath& p, double t) {
+    Pose q = pose_at(p, t);
+    if (p.angle != 0) q.R = orthonormalized(q.R);
+    return q;
+  }
+  bool poses(double t, Pose& pa, Pose& pb) const {
+    pa = at(a, t);
+    pb = at(b, t);
+    return true;
+  }
+
+  double rate(const Vec3& n, double, double, int dir) const {
+    const Vec3 dv = sub(b.velocity, a.velocity);
+    const double trans = -dir * dot(n, dv) + dot_error(n, dv) + 0x1p-50 * (norm(a.velocity) + norm(b.velocity));
+    // A point R p of a body turns at angle * axis x (R p): along n, angle (n x axis) . (R p).
+    auto turn = [&](const RigidPath& p, double rho) {
+      if (p.angle == 0) return 0.0;
+      const double perp = std::min(norm(cross(n, p.axis)) + 0x1p-45, 1.0 + 0x1p-40);
+      return p.angle * rho * perp * kGrow;
+    };
+    return (trans + turn(a, rho_a) + turn(b, rho_b)) * kGrow;
+  }
+};
+
+// ---------------------------------------------------------------------------
+// One GJK query at time t and what it certifies.
+
+struct Eval {
+  bool valid = false;
+  bool near = false;  // within the threshold (or intersecting, or no certified plane)
+  double gap = 0;     // a lower bound of the true slab gap along n at t
+  Vec3 n{};
+  GjkResult g;
+};
+
+template <class Mover>
+Eval evaluate(const ConvexShape& a, const ConvexShape& b, const Mover& mover, double t, const ToiOptions& o,
+              const GjkWarmStart* warm) {
+  Eval e;
+  Pose pa, pb;
+  mover.poses(t, pa, pb);
+  e.g = gjk(a, pa, b, pb, o.gjk, warm);
+  if (!e.g.valid) return e;
+  e.valid = true;
+  const double size = pair_size(a, pa, b, pb);
+  const Vec3& n = e.g.separating_axis;
+  const double nn = norm(n);
+  if (e.g.intersecting || !(e.g.lower_bound > 0) || !(std::fabs(nn - 1) <= 0x1p-40)) {
+    e.near = true;
+    return e;
+  }
+  // GJK's plane holds the slab gap >= lower_bound - tau/16 for its posed
+  // shapes; the true points lie within E of those (along n: E |n|). Two
+  // subtractions, each off by u of magnitudes at most the sum: 2^-50 covers.
+  const double t16 = e.g.tolerance / 16, err = mover.error * kGrow;
+  const double sum = e.g.lower_bound + t16 + err;
+  e.gap = (e.g.lower_bound - t16) - err - 0x1p-50 * sum;
+  e.n = n;
+  e.near = !(e.gap > o.threshold * size);
+  return e;
+}
+
+// The largest double <= x + y (x, y >= 0 finite): fl rounds by less than an ulp.
+double sum_down(double x, double y) {
+  const double s = x + y;
+  return std::nextafter(s, -kInf);
+}
+double diff_up(double x, double y) { return std::nextafter(x - y, kInf); }
+
+// The end of the interval [t, end] that e certifies free going forward (or,
+// with dir = -1, the start of [start, t] going backward), over the window
+// [t0, t1] the rate is bounded on. +-inf when the gap cannot shrink.
+template <class Mover>
+double horizon(const Mover& mover, const Eval& e, double t, double t0, double t1, int dir) {
+  const double mu = mover.rate(e.n, t0, t1, dir);
+  if (!(mu > 0)) return dir > 0 ? kInf : -kInf;
+  const double step = e.gap / mu * kShrink;
+  return dir > 0 ? sum_down(t, step) : diff_up(t, step);
+}
+
+ToiResult finish(ToiStatus status, double toi, std::uint32_t iterations, const GjkResult& g) {
+  ToiResult r;
+  r.status = status;
+  r.toi = toi;
+  r.iterations = iterations;
+  r.at_toi = g;
+  return r;
+}
+
+template <class Mover>
+ToiResult separate(const ConvexShape& a, const ConvexShape& b, const Mover& mover, const ToiOptions& o,
+                   std::uint32_t iterations, const GjkWarmStart* warm) {
+  Pose pa, pb;
+  mover.poses(1.0, pa, pb);
+  return finish(ToiStatus::separate, 1, iterations + 1, gjk(a, pa, b, pb, o.gjk, warm));
+}
+
+template <class Mover>
+ToiResult advance(const ConvexShape& a, const ConvexShape& b, const Mover& mover, const ToiOptions& o) {
+  double t = 0;
+  Eval e = evaluate(a, b, mover, t, o, nullptr);
+  std::uint32_t it = 1;
+  for (;;) {
+    if (!e.valid) return {};
+    if (e.near) return finish(ToiStatus::contact, t, it, e.g);
+    const double h = horizon(mover, e, t, t, 1, +1);
+    if (h >= 1) return separate(a, b, mover, o, it, &e.g.warm);
+    if (it >= static_cast<std::uint32_t>(o.max_iterations)) return finish(ToiStatus::iteration_limit, t, it, e.g);
+    t = std::max(t, h);  // no progress (a gap below the rounding): the iteration cap ends it
+    const GjkWarmStart warm = e.g.warm;
+    e = evaluate(a, b, mover, t, o, &warm);
+    ++it;
+  }
+}
+
+template <class Mover>
+ToiResult bisect(const ConvexShape& a, const ConvexShape& b, const Mover& mover, const ToiOptions& o) {
+  double lo = 0, hi = 1, near_hi = 1;  // [0, lo] free; near_hi: the least time found near
+  Eval e = evaluate(a, b, mover, lo, o, nullptr);
+  std::uint32_t it = 1;
+  if (!e.valid) return {};
+  if (e.near) return finish(ToiStatus::contact, lo, it, e.g);
+  double h = horizon(mover, e, lo, lo, 1, +1);
+  for (;;) {
+    if (h >= 1) return separate(a, b, mover, o, it, &e.g.warm);
+    if (it >= static_cast<std::uint32_t>(o.max_iterations)) return finish(ToiStatus::iteration_limit, lo, it, e.g);
+    const double mid = lo + (hi - lo) / 2;
+    if (!(lo < mid && mid < hi)) {  // nothing left between lo and hi
+      return finish(hi == near_hi ? ToiStatus::contact : ToiStatus::iteration_limit, lo, it, e.g);
+    }
+    Eval m;
+    bool take = mid <= h;  // lo's forward bound covers [lo, mid]
+    if (!take) {
+      m = evaluate(a, b, mover, mid, o, &e.g.warm);
+      ++it;
+      if (!m.valid) return {};
+      if (m.near) {
+        hi = near_hi = mid;
+        continue;
+      }
+      take = horizon(mover, m, mid, lo, mid, -1) <= h;  // mid's backward bound meets lo's forward one
+      if (!take) {
+        hi = mid;  // unknown between: halve towards lo
+        continue;
+      }
+    } else {
+      m = evaluate(a, b, mover, mid, o, &e.g.warm);
+      ++it;
+      if (!m.valid) return {};
+    }
+    lo = mid;
+    e = m;
+    hi = near_hi;
+    if (e.near) return finish(ToiStatus::contact, lo, it, e.g);
+    h = horizon(mover, e, lo, lo, 1, +1);
+  }
+}
+
+bool valid_motion_input(const ConvexShape& a, const Pose& pa, const ConvexShape& b, const Pose& pb,
+                        const RigidMotion& m) {
+  return is_valid(a) && is_valid(b) && is_valid(pa) && is_valid(pb) && is_valid(m);
+}
+
+bool valid_path(const RigidPath& p) {
+  if (!is_valid(p.start) || !finite(p.velocity) || !(norm(p.velocity) <= max_magnitude)) return false;
+  if (!(p.angle >= 0 && p.angle <= 0x1p20)) return false;
+  return p.angle == 0 || (finite(p.axis) && std::fabs(dot(p.axis, p.axis) - 1) <= 0x1p-45);
+}
+
+}  // namespace
+
+bool is_valid(const ToiOptions& o) {
+  return is_valid(o.gjk) && o.threshold >= 0 && o.threshold < 1 && o.max_iterations >= 1;
+}
+
+const char* to_string(ToiStatus status) {
+  switch (status) {
+    case ToiStatus::separate: return "separate";
+    case ToiStatus::contact: return "contact";
+    case ToiStatus::iteration_limit: return "iteration-limit";
+    case ToiStatus::invalid_input: return "invalid-input";
+  }
+  return "?";
+}
+
+ToiResult time_of_impact(const ConvexShape& a, const Pose& pose_a, const ConvexShape& b, const Pose& pose_b,
+                         const RigidMotion& motion_b, const ToiOptions& options) {
+  if (!is_valid(options) || !valid_motion_input(a, pose_a, b, pose_b, motion_b)) return {};
+  return advance(a, b, MotionMover(pose_a, b, pose_b, motion_b), options);
+}
+
+ToiResult time_of_impact(const ConvexShape& a, const RigidPath& path_a, const ConvexShape& b, const RigidPath& path_b,
+                         const ToiOptions& options) {
+  if (!is_valid(options) || !is_valid(a) || !is_valid(b) || !valid_path(path_a) || !valid_path(path_b)) return {};
+  return advance(a, b, PathMover(a, path_a, b, path_b), options);
+}
+
+ToiResult time_of_impact_bisection(const ConvexShape& a, const Pose& pose_a, const ConvexShape& b, const Pose& pose_b,
+                                   const RigidMotion& motion_b, const ToiOptions& options) {
+  if (!is_valid(options) || !valid_motion_input(a, pose_a, b, pose_b, motion_b)) return {};
+  return bisect(a, b, MotionMover(pose_a, b, pose_b, motion_b), options);
+}
+
+namespace {
+
+// The hull's boundary as a Polyhedron (only the points its triangles use; a
+// point hull keeps its one point).
+Polyhedron hull_polyhedron(const std::vector<Vec3>& points) {
+  const auto tris = exact_hull_triangles(points);
+  Polyhedron out;
+  std::vector<std::int32_t> index(points.size(), -1);
+  for (const auto& t : tris) {
+    Triangle tri{};
+    for (int i = 0; i < 3; ++i) {
+      std::int32_t& j = index[t[i]];
+      if (j < 0) {
+        j = static_cast<std::int32_t>(out.vertices.size());
+        out.vertices.push_back(points[t[i]]);
+      }
+      tri[i] = j;
+    }
+    out.triangles.push_back(tri);
+  }
+  if (out.vertices.empty()) out.vertices.push_back(points[0]);
+  return out;
+}
+
+}  // namespace
+
+std::optional<double> exact_first_contact(const ConvexShape& a, const Pose& pose_a, const ConvexShape& b,
+                                          const Pose& pose_b, const RigidMotion& motion_b) {
+  auto polyhedral = [](const ConvexShape& s) { return s.kind == ShapeKind::box || s.kind == ShapeKind::polytope; };
+  if (!polyhedral(a) || !polyhedral(b)) {
+    throw std::invalid_argument("exact_first_contact: boxes and polytopes only");
+  }
+  if (!valid_motion_input(a, pose_a, b, pose_b, motion_b)) {
+    throw std::invalid_argument("exact_first_contact: invalid shape, pose or motion");
+  }
+  const std::vector<Vec3> wa = world_vertices(a, pose_a), wb = world_vertices(b, pose_b);
+  // Overlap at u = 0 (one hull may hold the other: no boundary contact to trace).
+  if (exact_intersecting(wa, wb)) return 0.0;
+  PolyhedraScene scene;
+  scene.add(hull_polyhedron(wa));
+  TraceOptions options;
+  options.narrow.mode = Mode::exact;
+  options.narrow.expel = 0;
+  options.narrow.time_tolerance = exact_contact_time_tolerance;
+  options.threads = 1;
+  const Trace trace = scene.trace(hull_polyhedron(wb), motion_b, options);
+  if (!trace.hit) return std::nullopt;
+  return trace.fraction;
+}
+
+}  // namespace simdccd::convex
