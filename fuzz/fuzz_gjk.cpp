@@ -7,7 +7,8 @@
 // points common; raw doubles from 8 bytes each; or the grid with one entry
 // NaN, infinite or beyond 2^60, which must be answered invalid), then the
 // vertices, then each pose: identity, a signed axis permutation (exact), or a
-// rotation from a quaternion of four bytes, and a translation on the grid.
+// rotation from a quaternion of four bytes, and a translation on the grid,
+// in a quarter of the poses scaled up by 2^1 to 2^50 more (far from the origin).
 // Checked: invalid input exactly outside the domain; valid input: the
 // distance query, the intersection-only query and a warm restart from the
 // distance query's own answer all judged against the exact distance (the
@@ -75,7 +76,10 @@ Pose decode_pose(Entropy& e, double scale) {
                 2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
     }
   }
-  pose.x = {grid_value(e, scale), grid_value(e, scale), grid_value(e, scale)};
+  // Sometimes far from the origin against the shapes' size: posing then rounds
+  // the vertices by more than a tolerance relative to the size alone.
+  const double offset = scale * std::ldexp(1.0, e.chance(1, 4) ? e.range(1, 50) : 0);
+  pose.x = {grid_value(e, offset), grid_value(e, offset), grid_value(e, offset)};
   return pose;
 }
 

@@ -11,6 +11,7 @@
 #include "simdccd/convex/gjk_batch.hpp"
 #include "simdccd/convex/gjk_judge.hpp"
 #include "simdccd/convex/random_pairs.hpp"
+#include "common/splitmix.hpp"
 #include "test_scale.hpp"
 
 namespace simdccd::convex {
@@ -154,6 +155,34 @@ TEST_CASE("convex.gjk judge: flags answers that break the guarantee") {
   missed.intersecting = false;
   missed.distance = missed.tolerance / 4;
   CHECK(judge_gjk(missed, contact).mismatch);
+}
+
+TEST_CASE("convex.gjk judge: pairs far from the origin keep the guarantee") {
+  // Two unit boxes (half extents 1) under one random rotation, face to face
+  // along a's body x at center distance 2 + g (gap g, g = +-2^-k: apart or
+  // overlapping), the pair placed 2^30 to 2^50 from the origin, where posing
+  // rounds the vertices by far more than a tolerance relative to the boxes.
+  const ConvexShape cube = box({1, 1, 1});
+  Random random(41);
+  std::size_t judged = 0;
+  for (const int e : {30, 40, 50}) {
+    for (std::size_t i = 0; i < test::scaled(200, 50); ++i) {
+      Pose pa;
+      pa.R = random.rotation();
+      const double far = std::ldexp(1.0, e);
+      pa.x = {far, 0.75 * far, -0.5 * far};
+      const double gap = (i % 2 ? 1 : -1) * std::ldexp(1.0, -static_cast<int>(random.next() % 40));
+      Pose pb = pa;
+      const double d = 2 + gap;  // along a's body x: the first column of R
+      pb.x = {pa.x.x + d * pa.R[0], pa.x.y + d * pa.R[3], pa.x.z + d * pa.R[6]};
+      const GjkResult r = gjk(cube, pa, cube, pb);
+      const ExactPolytopeDistance exact = exact_polytope_distance(world_vertices(cube, pa), world_vertices(cube, pb));
+      INFO("2^" << e << ", gap " << gap);
+      CHECK(!judge_gjk(r, exact).mismatch);
+      ++judged;
+    }
+  }
+  CHECK(judged > 0);
 }
 
 }  // namespace simdccd::convex

@@ -595,7 +595,7 @@ TEST_CASE("convex.gjk: random polytope pairs against the brute-force distance, n
       const std::vector<Vec3> A = world_vertices(a, pa), B = world_vertices(b, q);
       const GjkResult r = gjk(a, pa, b, q);
       REQUIRE(r.valid);
-      CHECK(r.tolerance == gjk_tolerance(GjkOptions{}, pair_size(a, pa, b, q)));
+      CHECK(r.tolerance == gjk_tolerance(GjkOptions{}, pair_size(a, pa, b, q), norm(pa.x) + norm(q.x)));
       not_converged += r.converged ? 0 : 1;
       const double gap = sat_gap(A, B, cls == 1);
       if (gap > r.tolerance) {

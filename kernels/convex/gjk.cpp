@@ -357,19 +357,22 @@ double pair_size(const ConvexShape& a, const Pose& pa, const ConvexShape& b, con
   return reach(a) + reach(b) + norm(pa.x - pb.x);
 }
 
-double gjk_tolerance(const GjkOptions& options, double size) { return options.tolerance * size; }
+double gjk_tolerance(const GjkOptions& options, double size, double offset) {
+  return options.tolerance * size + 0x1p-40 * offset;
+}
 
 GjkResult gjk(const ConvexShape& a, const Pose& pa, const ConvexShape& b, const Pose& pb,
               const GjkOptions& options, const GjkWarmStart* warm) {
-  if (!is_valid(options) || !is_valid(pa) || !is_valid(pb) || !is_valid(a) || !is_valid(b)) return {};
-  return gjk_valid(a, reach(a), pa, b, reach(b), pb, options, warm);
+  const double reach_a = checked_reach(a), reach_b = checked_reach(b);
+  if (!is_valid(options) || !is_valid(pa) || !is_valid(pb) || std::isnan(reach_a) || std::isnan(reach_b)) return {};
+  return gjk_valid(a, reach_a, pa, b, reach_b, pb, options, warm);
 }
 
 GjkResult gjk_valid(const ConvexShape& a, double reach_a, const Pose& pa, const ConvexShape& b, double reach_b,
                     const Pose& pb, const GjkOptions& options, const GjkWarmStart* warm) {
   GjkResult r;
   r.valid = true;
-  const double tau = gjk_tolerance(options, reach_a + reach_b + norm(pa.x - pb.x));
+  const double tau = gjk_tolerance(options, reach_a + reach_b + norm(pa.x - pb.x), norm(pa.x) + norm(pb.x));
   r.tolerance = tau;
   const Core ca(a, pa), cb(b, pb);
   const double margin = ca.margin() + cb.margin();

@@ -2,6 +2,7 @@
 #include "simdccd/convex/gjk_batch.hpp"
 
 #include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 #include <tbb/task_arena.h>
 
@@ -30,9 +31,7 @@ GjkBatchStats gjk_batch(std::span<const ConvexShape> shapes, std::span<const Sha
   if (results.size() != pairs.size() || (!warm.empty() && warm.size() != pairs.size())) {
     throw std::invalid_argument("gjk_batch: results and warm must have one entry a pair");
   }
-  // A shape's reach, or NaN for an invalid shape: checked once, not once a pair.
   std::vector<double> reach_of(shapes.size());
-  for (std::size_t i = 0; i < shapes.size(); ++i) reach_of[i] = is_valid(shapes[i]) ? reach(shapes[i]) : NAN;
   const bool options_ok = is_valid(options);
   const auto run = [&](const tbb::blocked_range<std::size_t>& range, GjkBatchStats stats) {
     for (std::size_t i = range.begin(); i < range.end(); ++i) {
@@ -51,6 +50,10 @@ GjkBatchStats gjk_batch(std::span<const ConvexShape> shapes, std::span<const Sha
     return stats;
   };
   const auto body = [&] {
+    // A shape's reach, or NaN for an invalid shape: checked once, not once a pair.
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, shapes.size(), 256), [&](const auto& range) {
+      for (std::size_t i = range.begin(); i < range.end(); ++i) reach_of[i] = checked_reach(shapes[i]);
+    });
     return tbb::parallel_reduce(tbb::blocked_range<std::size_t>(0, pairs.size(), 256), GjkBatchStats{}, run,
                                 [](GjkBatchStats a, const GjkBatchStats& b) { return a += b; });
   };

@@ -33,10 +33,9 @@ GjkVerdict judge_gjk(const GjkResult& r, const ExactPolytopeDistance& exact) {
   // Rule 2: lower_bound - tau/16 <= D <= distance + tau/16.
   v.mismatch = !at_most_distance(mpq_class(r.lower_bound) - rounding, exact.squared_distance) ||
                !distance_at_most(exact.squared_distance, distance + rounding);
-  if (r.converged) {
+  if (r.converged) {  // rule 3
     v.distance_error = std::abs(r.distance - exact.distance);
-    v.mismatch = v.mismatch || !at_most_distance(distance - tau, exact.squared_distance) ||
-                 !distance_at_most(exact.squared_distance, distance + tau);
+    v.mismatch = v.mismatch || !at_most_distance(distance - 5 * rounding, exact.squared_distance);
   }
   return v;
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "common/vec3_math.hpp"
+#include "convex/gjk_valid.hpp"
 #include "convex/support.hpp"
 
 namespace simdccd::convex {
@@ -85,6 +86,17 @@ double reach(const ConvexShape& shape) {
     }
   }
   return 0;
+}
+
+double checked_reach(const ConvexShape& shape) {
+  if (shape.kind != ShapeKind::polytope) return is_valid(shape) ? reach(shape) : NAN;
+  if (shape.vertices.empty() || shape.vertices.size() > max_polytope_vertices) return NAN;
+  double r2 = 0;
+  for (const Vec3& v : shape.vertices) {
+    if (!coordinate_ok(v.x) || !coordinate_ok(v.y) || !coordinate_ok(v.z)) return NAN;
+    r2 = std::max(r2, dot(v, v));
+  }
+  return std::sqrt(r2);
 }
 
 Vec3 box_vertex(const Vec3& half, std::uint32_t index) {

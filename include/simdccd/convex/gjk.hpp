@@ -8,8 +8,10 @@
 // sphere and capsule: the ball or segment about apply(pose, core) of the
 // exact radius; cylinder: {apply(pose, p)} over the body cylinder in exact
 // arithmetic) and tau = GjkResult::tolerance = gjk_tolerance(options,
-// pair_size(a, pa, b, pb)), that is options.tolerance times
-// reach(a) + reach(b) + |pa.x - pb.x|. Then for every valid result:
+// pair_size(a, pa, b, pb), |pa.x| + |pb.x|), that is options.tolerance times
+// reach(a) + reach(b) + |pa.x - pb.x|, plus 2^-40 (|pa.x| + |pb.x|) for the
+// rounding of world points far from the origin (a pair at 2^30 is posed to
+// about 2^-22). Then for every valid result:
 //   1. intersecting  =>  D <= tau;
 //   2. not intersecting  =>  lower_bound - tau/16 <= D <= distance + tau/16;
 //   3. converged and not intersecting  =>  D >= distance - tau/4 - tau/16 > 0,
@@ -20,8 +22,9 @@
 // the tests meet neither on the shapes they draw); in the band 0 < D <= tau
 // either answer may come. tau/16 bounds the rounding of the supports, of
 // the closest point of the simplex and of the lower bound (every
-// computation is a few roundings of magnitude at most the pair size, and
-// tau/16 >= 2^-40 pair size). The upper bound holds because v is a convex
+// computation is a few roundings of magnitude at most the pair size, or of
+// the poses' translations, and tau/16 >= 2^-40 pair size + 2^-44 (|pa.x| +
+// |pb.x|)). The upper bound holds because v is a convex
 // combination of support points (or their plane's projection of the
 // origin); the lower bound because every plane normal to a v through the
 // support point S(-v) bounds all of A - B, whatever the accuracy of v.
@@ -60,8 +63,9 @@ bool is_valid(const GjkOptions& options);
 /// norm of every point of the Minkowski difference.
 double pair_size(const ConvexShape& a, const Pose& pa, const ConvexShape& b, const Pose& pb);
 
-/// tau = options.tolerance * size: the band of the guarantee above.
-double gjk_tolerance(const GjkOptions& options, double size);
+/// tau = options.tolerance * size + 2^-40 offset, with offset = |pa.x| +
+/// |pb.x|: the band of the guarantee above.
+double gjk_tolerance(const GjkOptions& options, double size, double offset);
 
 /// What a next call on a coherent frame can start from (GjkResult::warm).
 struct GjkWarmStart {
