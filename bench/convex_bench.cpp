@@ -62,19 +62,20 @@ struct GjkRow {
   int threads = 1;
   double pairs_per_second = 0;
   std::uint64_t intersecting = 0, wrong = 0;
+  std::uint64_t missed = 0;      ///< of the wrong: touching or intersecting (D = 0) answered separate
+  std::uint64_t false_hits = 0;  ///< of the wrong: answered intersecting with D above the tolerance
 };
 
-/// Wrong answers of an intersection flag: intersecting while D exceeds the
-/// pair's tolerance, or separate while D = 0.
-std::uint64_t wrong_flags(const std::vector<char>& intersecting, const std::vector<ExactPolytopeDistance>& exact,
-                          const std::vector<GjkResult>& ours) {
-  std::uint64_t wrong = 0;
+/// Counts a peer's wrong intersection flags into `row`: intersecting while D
+/// exceeds our tolerance for the pair, or separate while D = 0.
+void count_wrong_flags(const std::vector<char>& intersecting, const std::vector<ExactPolytopeDistance>& exact,
+                       const std::vector<GjkResult>& ours, GjkRow& row) {
   for (std::size_t i = 0; i < exact.size(); ++i) {
     const mpq_class tau(ours[i].tolerance);
-    const bool in_band = exact[i].squared_distance <= tau * tau;
-    wrong += intersecting[i] ? !in_band : exact[i].intersecting;
+    row.false_hits += intersecting[i] && exact[i].squared_distance > tau * tau;
+    row.missed += !intersecting[i] && exact[i].intersecting;
   }
-  return wrong;
+  row.wrong = row.false_hits + row.missed;
 }
 
 std::vector<GjkRow> bench_gjk(std::size_t count, std::uint64_t seed, int max_vertices,
@@ -98,19 +99,25 @@ std::vector<GjkRow> bench_gjk(std::size_t count, std::uint64_t seed, int max_ver
       const auto start = std::chrono::steady_clock::now();
       const GjkBatchStats stats = gjk_batch(shapes, batch, results, options, threads);
       const double seconds = seconds_since(start);
-      std::uint64_t wrong = 0;
-      for (std::size_t i = 0; i < count; ++i) wrong += judge_gjk(results[i], exact[i]).mismatch;
-      rows.push_back({max_vertices, intersection ? "simdccd intersection" : "simdccd distance", threads,
-                      double(count) / seconds, stats.intersecting, wrong});
+      GjkRow row{max_vertices, intersection ? "simdccd intersection" : "simdccd distance", threads,
+                 double(count) / seconds, stats.intersecting};
+      for (std::size_t i = 0; i < count; ++i) {
+        const GjkVerdict v = judge_gjk(results[i], exact[i]);
+        row.wrong += v.mismatch;
+        row.missed += v.mismatch && exact[i].intersecting;
+        row.false_hits += v.mismatch && results[i].intersecting;
+      }
+      rows.push_back(row);
     }
   }
   GjkOptions reference;
   gjk_batch(shapes, batch, results, reference, 1);  // the tolerances of the peers' verdicts
   // A peer's second run is timed (the first warms the caches).
   [[maybe_unused]] const auto add_peer = [&](const char* who, const PeerAnswers& answers) {
-    rows.push_back({max_vertices, who, 1, double(count) / answers.seconds,
-                    std::uint64_t(std::count(answers.intersecting.begin(), answers.intersecting.end(), 1)),
-                    wrong_flags(answers.intersecting, exact, results)});
+    GjkRow row{max_vertices, who, 1, double(count) / answers.seconds,
+               std::uint64_t(std::count(answers.intersecting.begin(), answers.intersecting.end(), 1))};
+    count_wrong_flags(answers.intersecting, exact, results, row);
+    rows.push_back(row);
   };
 #ifdef SIMDCCD_HAVE_CCD
   libccd_gjk(pairs, 1);
@@ -121,9 +128,10 @@ std::vector<GjkRow> bench_gjk(std::size_t count, std::uint64_t seed, int max_ver
   add_peer("bullet distance", bullet_gjk(pairs, 1));
 #endif
   for (const GjkRow& r : rows) {
-    std::printf("  %-22s %d thread%s %12.0f pairs/s  %7llu intersecting  %6llu wrong\n", r.who.c_str(), r.threads,
-                r.threads == 1 ? " " : "s", r.pairs_per_second, (unsigned long long)r.intersecting,
-                (unsigned long long)r.wrong);
+    std::printf("  %-22s %d thread%s %12.0f pairs/s  %7llu intersecting  %6llu wrong (%llu contacts missed, %llu false hits)\n",
+                r.who.c_str(), r.threads, r.threads == 1 ? " " : "s", r.pairs_per_second,
+                (unsigned long long)r.intersecting, (unsigned long long)r.wrong, (unsigned long long)r.missed,
+                (unsigned long long)r.false_hits);
   }
   return rows;
 }
@@ -218,7 +226,8 @@ int run_convex_bench(std::span<const std::string_view> argv) {
   std::ostringstream gjk_tsv, sap_tsv;
   const std::string header = "# simdccd_bench convex --count " + std::to_string(count) + " --seed " +
                              std::to_string(seed) + "\n# CPU: " + cpu + "\n";
-  gjk_tsv << header << "max_vertices\timplementation\tthreads\tpairs_per_second\tintersecting\twrong\n";
+  gjk_tsv << header
+          << "max_vertices\timplementation\tthreads\tpairs_per_second\tintersecting\twrong\tmissed\tfalse_hits\n";
   BarChart chart{"GJK on random polytope pairs (" + cpu + ")", "pairs per second", {}, {}, {}};
   BarChart::Panel panel{"pairs per second", {}};
   for (const int v : vertex_counts) {
@@ -227,7 +236,7 @@ int run_convex_bench(std::span<const std::string_view> argv) {
     panel.values.emplace_back();
     for (const GjkRow& r : rows) {
       gjk_tsv << r.max_vertices << '\t' << r.who << '\t' << r.threads << '\t' << r.pairs_per_second << '\t'
-              << r.intersecting << '\t' << r.wrong << '\n';
+              << r.intersecting << '\t' << r.wrong << '\t' << r.missed << '\t' << r.false_hits << '\n';
       const std::string series = r.who + ", " + std::to_string(r.threads) + (r.threads == 1 ? " thread" : " threads");
       if (std::find(chart.series.begin(), chart.series.end(), series) == chart.series.end()) chart.series.push_back(series);
       panel.values.back().push_back(r.pairs_per_second);
