@@ -279,6 +279,22 @@ Points random_points(std::mt19937_64& rng, int n, Vec3 c) {
   return p;
 }
 
+// One pair against the independent references (a double brute force, sampled
+// directions, the slab of the witness); returns whether the hulls intersect.
+bool check_against_references(const Points& a, const Points& b, std::mt19937_64& rng) {
+  const ExactPolytopeDistance r = dist(a, b);
+  CHECK(exact_intersecting(b, a) == r.intersecting);
+  const double lower = sampled_separation(a, b, rng);
+  if (r.intersecting) {
+    CHECK(lower <= 1e-12);
+    return true;
+  }
+  CHECK(r.distance == doctest::Approx(brute_distance(a, b)).epsilon(1e-12));
+  CHECK(lower <= r.distance * (1 + 1e-12));
+  CHECK(slab_certifies(a, b, r));
+  return false;
+}
+
 TEST_CASE("convex.exact: random polytopes against a double brute force") {
   std::mt19937_64 rng(20240613);
   std::uniform_int_distribution<int> k(-80, 80);
@@ -287,17 +303,7 @@ TEST_CASE("convex.exact: random polytopes against a double brute force") {
   for (int t = 0; t < 150; ++t) {
     const Points a = random_points(rng, 3 + t % 5, {0, 0, 0});
     const Points b = random_points(rng, 3 + (t / 5) % 5, {off(rng), off(rng), off(rng)});
-    const ExactPolytopeDistance r = dist(a, b);
-    const double lower = sampled_separation(a, b, rng);
-    if (r.intersecting) {
-      ++intersecting;
-      CHECK(lower <= 1e-12);
-      continue;
-    }
-    ++separate;
-    CHECK(r.distance == doctest::Approx(brute_distance(a, b)).epsilon(1e-12).scale(1));
-    CHECK(lower <= r.distance * (1 + 1e-12));
-    CHECK(slab_certifies(a, b, r));
+    (check_against_references(a, b, rng) ? intersecting : separate) += 1;
   }
   CHECK(separate > 30);
   CHECK(intersecting > 30);
@@ -309,17 +315,7 @@ TEST_CASE("convex.exact: random polytopes against a double brute force") {
     Points a, b;
     for (int i = count(rng); i > 0; --i) a.push_back({double(g(rng)), double(g(rng)), double(g(rng))});
     for (int i = count(rng); i > 0; --i) b.push_back({1.0 + g(rng), 1.0 + g(rng), 1.0 + g(rng)});
-    const ExactPolytopeDistance r = dist(a, b);
-    CHECK(exact_intersecting(b, a) == r.intersecting);
-    const double lower = sampled_separation(a, b, rng);
-    if (r.intersecting) {
-      ++intersecting;
-      CHECK(lower <= 1e-12);
-      continue;
-    }
-    ++separate;
-    CHECK(r.distance == doctest::Approx(brute_distance(a, b)).epsilon(1e-12));
-    CHECK(slab_certifies(a, b, r));
+    (check_against_references(a, b, rng) ? intersecting : separate) += 1;
   }
   CHECK(separate > 50);
   CHECK(intersecting > 50);

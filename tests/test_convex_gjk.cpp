@@ -640,27 +640,44 @@ double cylinder_extent(const ConvexShape& c, const Pose& p, const Vec3& d) {
   return dot(p.x, d) + c.radius * std::hypot(q.x, q.y) + c.half_height * std::abs(q.z);
 }
 
+// A random partner for a round shape a: b a polytope, box or `round_b` (kind
+// 0, 1, 2) of random size; a posed at random, b turned at random with its
+// origin 0 to 4 away from a's; GJK's answer, which must be valid and converged.
+struct RandomPartner {
+  ConvexShape b;
+  Pose pa, pb;
+  GjkResult r;
+};
+
+RandomPartner random_partner(std::mt19937_64& rng, const ConvexShape& a, int kind_b, bool cylinder_b) {
+  std::uniform_real_distribution<double> size(0.2, 1.5), shift(0, 4);
+  std::normal_distribution<double> g;
+  RandomPartner p;
+  p.b = kind_b == 0   ? polytope(random_points(rng, 8, size(rng) + 0.3))
+        : kind_b == 1 ? box({size(rng), size(rng), size(rng)})
+        : cylinder_b  ? cylinder(size(rng), size(rng))
+                      : capsule(size(rng), size(rng));
+  p.pa = random_pose(rng, 3);
+  p.pb = random_pose(rng, 0);
+  p.pb.x = p.pa.x + shift(rng) * unit({g(rng), g(rng), g(rng)});
+  p.r = gjk(a, p.pa, p.b, p.pb);
+  REQUIRE(p.r.valid);
+  CHECK(p.r.converged);
+  return p;
+}
+
 }  // namespace
 
 TEST_CASE("convex.gjk: spheres and capsules against polytopes, boxes and capsules, against references") {
   std::mt19937_64 rng(22);
-  std::uniform_real_distribution<double> size(0.2, 1.5), shift(0, 4);
-  std::normal_distribution<double> g;
+  std::uniform_real_distribution<double> size(0.2, 1.5);
   const std::size_t n = simdccd::test::scaled(150, 20);
   int separated = 0, overlapping = 0;
   for (std::size_t trial = 0; trial < n; ++trial) {
     const bool is_sphere = trial % 2 == 0;
     const ConvexShape a = is_sphere ? sphere(size(rng)) : capsule(size(rng), size(rng));
     const int kind_b = static_cast<int>(trial / 2 % 3);  // polytope, box, capsule
-    const ConvexShape b = kind_b == 0   ? polytope(random_points(rng, 8, size(rng) + 0.3))
-                          : kind_b == 1 ? box({size(rng), size(rng), size(rng)})
-                                        : capsule(size(rng), size(rng));
-    const Pose pa = random_pose(rng, 3);
-    Pose pb = random_pose(rng, 0);
-    pb.x = pa.x + shift(rng) * unit({g(rng), g(rng), g(rng)});
-    const GjkResult r = gjk(a, pa, b, pb);
-    REQUIRE(r.valid);
-    CHECK(r.converged);
+    const auto [b, pa, pb, r] = random_partner(rng, a, kind_b, false);
     std::vector<Vec3> core_a = {pa.x};
     if (!is_sphere) core_a = {apply(pa, {0, 0, -a.half_height}), apply(pa, {0, 0, a.half_height})};
     double D;
@@ -687,23 +704,14 @@ TEST_CASE("convex.gjk: cylinders against boxes, polytopes and cylinders: certifi
   // is within tau/4 of the distance: the exact distance is within tau.
   // Intersecting: a common point of both shapes (within the tolerance).
   std::mt19937_64 rng(23);
-  std::uniform_real_distribution<double> size(0.2, 1.5), shift(0, 4);
-  std::normal_distribution<double> g;
+  std::uniform_real_distribution<double> size(0.2, 1.5);
   const std::size_t n = simdccd::test::scaled(150, 20);
   int separated = 0, overlapping = 0;
   std::uint32_t most_iterations = 0;
   for (std::size_t trial = 0; trial < n; ++trial) {
     const ConvexShape a = cylinder(size(rng), size(rng));
     const int kind_b = static_cast<int>(trial % 3);
-    const ConvexShape b = kind_b == 0   ? polytope(random_points(rng, 8, size(rng) + 0.3))
-                          : kind_b == 1 ? box({size(rng), size(rng), size(rng)})
-                                        : cylinder(size(rng), size(rng));
-    const Pose pa = random_pose(rng, 3);
-    Pose pb = random_pose(rng, 0);
-    pb.x = pa.x + shift(rng) * unit({g(rng), g(rng), g(rng)});
-    const GjkResult r = gjk(a, pa, b, pb);
-    REQUIRE(r.valid);
-    CHECK(r.converged);
+    const auto [b, pa, pb, r] = random_partner(rng, a, kind_b, true);
     most_iterations = std::max(most_iterations, r.iterations);
     const double tau = r.tolerance;
     const std::vector<Vec3> B = world_vertices(b, pb);
