@@ -16,10 +16,8 @@ struct Posed {
 // R S(R^T d) + x: the body vertex farthest along R^T d, posed.
 void support(const void* object, const ccd_vec3_t* direction, ccd_vec3_t* out) {
   const auto& [vertices, pose] = *static_cast<const Posed*>(object);
-  const auto& R = pose.R;
   const double* d = direction->v;
-  const Vec3 body{R[0] * d[0] + R[3] * d[1] + R[6] * d[2], R[1] * d[0] + R[4] * d[1] + R[7] * d[2],
-                  R[2] * d[0] + R[5] * d[1] + R[8] * d[2]};
+  const Vec3 body = transpose_times(pose.R, {d[0], d[1], d[2]});
   const Vec3* best = &(*vertices)[0];
   double best_dot = best->x * body.x + best->y * body.y + best->z * body.z;
   for (const Vec3& v : *vertices) {

@@ -70,10 +70,7 @@ Pose decode_pose(Entropy& e, double scale) {
       for (double& c : q) c = e.range(-127, 127);
       const double n = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
       if (n == 0) break;
-      const double w = q[0] / n, x = q[1] / n, y = q[2] / n, z = q[3] / n;
-      pose.R = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
-                2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-                2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
+      pose.R = quaternion_rotation(q[0] / n, q[1] / n, q[2] / n, q[3] / n);
     }
   }
   // Sometimes far from the origin against the shapes' size: posing then rounds

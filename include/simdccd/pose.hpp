@@ -21,6 +21,13 @@ inline Vec3 apply(const Pose& pose, const Vec3& p) {
   return {R[0] * p.x + R[1] * p.y + R[2] * p.z + pose.x.x, R[3] * p.x + R[4] * p.y + R[5] * p.z + pose.x.y,
           R[6] * p.x + R[7] * p.y + R[8] * p.z + pose.x.z};
 }
+/// R^T d: a world direction in the body frame.
+inline Vec3 transpose_times(const std::array<double, 9>& R, const Vec3& d) {
+  return {R[0] * d.x + R[3] * d.y + R[6] * d.z, R[1] * d.x + R[4] * d.y + R[7] * d.z,
+          R[2] * d.x + R[5] * d.y + R[8] * d.z};
+}
+/// The rotation matrix of the unit quaternion (w, x, y, z) (row-major).
+std::array<double, 9> quaternion_rotation(double w, double x, double y, double z);
 /// R is a rotation to 2^-46: finite, rows of unit length and orthogonal
 /// within 2^-46, positive orientation (what the rigid families accept).
 bool is_rotation(const std::array<double, 9>& R);

@@ -11,11 +11,12 @@ namespace simdccd::advancement {
 namespace {
 
 
-// R^T v for a row-major R.
+// R^T v (pose.hpp) into a Frame's array.
 void transpose_times(const std::array<double, 9>& R, const Vec3& v, double* out) {
-  out[0] = R[0] * v.x + R[3] * v.y + R[6] * v.z;
-  out[1] = R[1] * v.x + R[4] * v.y + R[7] * v.z;
-  out[2] = R[2] * v.x + R[5] * v.y + R[8] * v.z;
+  const Vec3 r = simdccd::transpose_times(R, v);
+  out[0] = r.x;
+  out[1] = r.y;
+  out[2] = r.z;
 }
 
 void put(const Vec3& p, double (*dst)[kBatch], std::size_t lane) {

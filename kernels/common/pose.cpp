@@ -44,6 +44,12 @@ bool is_rotation(const std::array<double, 9>& R) {
   return det > 0;
 }
 
+std::array<double, 9> quaternion_rotation(double w, double x, double y, double z) {
+  return {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
+          2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
+          2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
+}
+
 Pose compose(const Pose& a, const Pose& b) { return {multiply(a.R, b.R), apply(a, b.x)}; }
 
 Pose pose_from_axis_angle(const Vec3& axis, double angle, const Vec3& x) { return {rotation(axis, angle), x}; }

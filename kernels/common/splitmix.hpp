@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <numbers>
 
-#include "simdccd/query.hpp"
+#include "simdccd/pose.hpp"
 
 namespace simdccd {
 
@@ -31,14 +31,16 @@ class Random {
     const double z = uniform(-1, 1), phi = uniform(0, kTwoPi), r = std::sqrt(std::max(0.0, 1 - z * z));
     return {r * std::cos(phi), r * std::sin(phi), z};
   }
-  /// Uniform over rotations: Shoemake's unit quaternion.
-  std::array<double, 9> rotation() {
+  /// Uniform over rotations: Shoemake's unit quaternion (w, x, y, z).
+  std::array<double, 4> quaternion() {
     const double u = uniform(), a = uniform(0, kTwoPi), b = uniform(0, kTwoPi);
     const double s = std::sqrt(1 - u), t = std::sqrt(u);
-    const double x = s * std::sin(a), y = s * std::cos(a), z = t * std::sin(b), w = t * std::cos(b);
-    return {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
-            2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-            2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
+    return {t * std::cos(b), s * std::sin(a), s * std::cos(a), t * std::sin(b)};
+  }
+  /// Its rotation matrix.
+  std::array<double, 9> rotation() {
+    const auto [w, x, y, z] = quaternion();
+    return quaternion_rotation(w, x, y, z);
   }
 
  private:

@@ -78,19 +78,7 @@ Quaternion unit(const Quaternion& q) {
 
 // Rebuilt from the unit quaternion every frame, so the rows stay unit and
 // orthogonal to a few ulps (gjk() wants 2^-46) however many frames pass.
-std::array<double, 9> rotation(const Quaternion& q) {
-  const double w = q[0], x = q[1], y = q[2], z = q[3];
-  return {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
-          2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-          2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
-}
-
-// Uniform over rotations (Shoemake), as Random::rotation() but kept as a quaternion.
-Quaternion random_orientation(Random& rng) {
-  const double u = rng.uniform(), a = rng.uniform(0, Random::kTwoPi), b = rng.uniform(0, Random::kTwoPi);
-  const double s = std::sqrt(1 - u), t = std::sqrt(u);
-  return unit({t * std::cos(b), s * std::sin(a), s * std::cos(a), t * std::sin(b)});
-}
+std::array<double, 9> rotation(const Quaternion& q) { return quaternion_rotation(q[0], q[1], q[2], q[3]); }
 
 ConvexShape random_shape(Random& rng) {
   switch (rng.next() % 5) {
@@ -183,7 +171,7 @@ PileScene::PileScene(const PileOptions& options) : options_(options) {
     const Vec3 x{-(cols * kSpacing) / 2 + (cell % cols + 0.5) * kSpacing + jx,
                  -(cols * kSpacing) / 2 + (cell / cols + 0.5) * kSpacing + jy, 0.6 + layer * kSpacing + jz};
     ConvexShape shape = random_shape(rng);
-    const Quaternion q = random_orientation(rng);
+    const Quaternion q = unit(rng.quaternion());
     Vec3 v{rng.uniform(-0.5, 0.5), rng.uniform(-0.5, 0.5), rng.uniform(-1, 0)};
     const Vec3 w = rng.uniform(0, 3) * rng.unit_vector();
     if (o.throw_speed > 0 && i % 40 == 0) {

@@ -60,8 +60,7 @@ PolytopePair shared_vertex(Random& random, int na, int nb, double size) {
   pair.b.push_back({});
   for (int i = 1; i < nb; ++i) {
     const Vec3 p = (size * random.uniform(0.2, 2)) * d + (size * random.uniform(0, 0.8)) * random.unit_vector();
-    pair.b.push_back({R[0] * p.x + R[3] * p.y + R[6] * p.z, R[1] * p.x + R[4] * p.y + R[7] * p.z,
-                      R[2] * p.x + R[5] * p.y + R[8] * p.z});  // R^T p
+    pair.b.push_back(transpose_times(R, p));
   }
   return pair;
 }

@@ -11,12 +11,6 @@
 
 namespace simdccd::convex {
 
-/// R^T d.
-inline Vec3 transpose_times(const std::array<double, 9>& R, const Vec3& d) {
-  return {R[0] * d.x + R[3] * d.y + R[6] * d.z, R[1] * d.x + R[4] * d.y + R[7] * d.z,
-          R[2] * d.x + R[5] * d.y + R[8] * d.z};
-}
-
 /// r d/|d|, zero for d = 0; scaled first where |d|^2 would over- or underflow.
 inline Vec3 scaled_to(Vec3 d, double r) {
   double m = max_abs(d);
