@@ -157,6 +157,54 @@ TEST_CASE("convex.gjk judge: flags answers that break the guarantee") {
   CHECK(judge_gjk(missed, contact).mismatch);
 }
 
+TEST_CASE("convex.gjk judge: spheres and capsules by their cores, the radii added exactly") {
+  // Spheres of radii 2 and 3, centers 0 and (3, 4, 0): 5 apart, D = 0 (touching).
+  Pose b_at;
+  b_at.x = {3, 4, 0};
+  const GjkResult touch = gjk(sphere(2), {}, sphere(3), b_at);
+  REQUIRE(judge_gjk(touch, sphere(2), {}, sphere(3), b_at).has_value());
+  CHECK(!judge_gjk(touch, sphere(2), {}, sphere(3), b_at)->mismatch);
+  GjkResult forged = touch;
+  forged.intersecting = false;
+  forged.converged = true;
+  forged.distance = forged.tolerance / 4;  // "separate" at D = 0
+  CHECK(judge_gjk(forged, sphere(2), {}, sphere(3), b_at)->mismatch);
+  // Sphere of radius 1 at 0; capsule of radius 0.5 on the segment x = 4, z in
+  // [-2, 2]: the cores are 4 apart, D = 4 - 1.5 = 2.5.
+  b_at.x = {4, 0, 0};
+  const ConvexShape ball = sphere(1), pill = capsule(0.5, 2);
+  const GjkResult good = gjk(ball, {}, pill, b_at);
+  CHECK(std::abs(good.distance - 2.5) <= good.tolerance);
+  CHECK(!judge_gjk(good, ball, {}, pill, b_at)->mismatch);
+  forged = good;
+  forged.distance = 2.5 + 2 * good.tolerance;
+  CHECK(judge_gjk(forged, ball, {}, pill, b_at)->mismatch);
+  forged = good;
+  forged.lower_bound = 2.5 + good.tolerance;
+  CHECK(judge_gjk(forged, ball, {}, pill, b_at)->mismatch);
+  forged = good;
+  forged.intersecting = true;
+  CHECK(judge_gjk(forged, ball, {}, pill, b_at)->mismatch);
+  // A capsule of radius 1/4 lying along x (the exact quarter turn about y:
+  // body z to world x), its segment x in [-1, 1] at z = 5/4, on the unit
+  // cube's top face z = 1: D = 0; and lifted by 2^-20: D = 2^-20.
+  Pose lying{{0, 0, 1, 0, 1, 0, -1, 0, 0}, {0, 0, 1.25}};
+  const ConvexShape cube = box({1, 1, 1}), rod = capsule(0.25, 1);
+  REQUIRE(world_core(rod, lying) == std::vector<Vec3>{{-1, 0, 1.25}, {1, 0, 1.25}});
+  const GjkResult on = gjk(cube, {}, rod, lying);
+  CHECK(on.intersecting);
+  CHECK(!judge_gjk(on, cube, {}, rod, lying)->mismatch);
+  lying.x.z += 0x1p-20;
+  const GjkResult above = gjk(cube, {}, rod, lying);
+  CHECK_FALSE(above.intersecting);
+  CHECK(!judge_gjk(above, cube, {}, rod, lying)->mismatch);
+  forged = above;
+  forged.intersecting = true;  // 2^-20 is far outside the band (tau about 2^-28)
+  CHECK(judge_gjk(forged, cube, {}, rod, lying)->mismatch);
+  // No exact judge for a cylinder.
+  CHECK_FALSE(judge_gjk(gjk(cube, {}, cylinder(1, 1), b_at), cube, {}, cylinder(1, 1), b_at).has_value());
+}
+
 TEST_CASE("convex.gjk judge: pairs far from the origin keep the guarantee") {
   // Two unit boxes (half extents 1) under one random rotation, face to face
   // along a's body x at center distance 2 + g (gap g, g = +-2^-k: apart or

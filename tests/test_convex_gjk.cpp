@@ -13,6 +13,7 @@
 
 #include "common/vec3_math.hpp"
 #include "simdccd/convex/gjk.hpp"
+#include "simdccd/convex/gjk_judge.hpp"
 #include "simdccd/convex/shape.hpp"
 #include "test_scale.hpp"
 
@@ -695,6 +696,55 @@ TEST_CASE("convex.gjk: spheres and capsules against polytopes, boxes and capsule
   }
   CHECK(separated > 0);
   CHECK(overlapping > 0);
+}
+
+TEST_CASE("convex.gjk: spheres and capsules near contact, at many scales and far out, judged exactly") {
+  // A sphere or capsule against a sphere, capsule, box or polytope, sizes
+  // 2^-12 to 2^12, at the origin or 10^6 sizes out; then b moved along GJK's
+  // closest direction to leave gaps of 10^-3, 10^-7, 10^-10, 0, -10^-10 and
+  // -10^-7 sizes (rounded: the exact judge decides what each pair is).
+  std::mt19937_64 rng(24);
+  std::uniform_real_distribution<double> u(0, 1);
+  std::normal_distribution<double> g;
+  const std::size_t n = simdccd::test::scaled(240, 40);
+  int judged = 0, separate = 0, intersecting = 0, mismatches = 0;
+  for (std::size_t trial = 0; trial < n; ++trial) {
+    const double s = std::ldexp(1.0, static_cast<int>(trial % 25) - 12);
+    const auto make = [&](std::size_t kind) {
+      switch (kind) {
+        case 0: return sphere(s * (0.2 + u(rng)));
+        case 1: return capsule(s * (0.2 + u(rng)), s * (0.1 + u(rng)));
+        case 2: return box(s * Vec3{0.2 + u(rng), 0.2 + u(rng), 0.2 + u(rng)});
+        default: {
+          std::vector<Vec3> v = random_points(rng, 8, s);
+          return polytope(v);
+        }
+      }
+    };
+    const ConvexShape a = make(trial % 2), b = make(trial / 2 % 4);
+    const Pose pa = random_pose(rng, trial % 3 == 0 ? 1e6 * s : 0);
+    Pose pb = random_pose(rng, 0);
+    pb.x = pa.x + 3 * s * unit({g(rng), g(rng), g(rng)});
+    const GjkResult first = gjk(a, pa, b, pb);
+    REQUIRE(first.valid);
+    std::vector<Pose> variants = {pb};
+    if (!first.intersecting) {
+      const Vec3 dir = unit(first.point_b - first.point_a);
+      for (double gap : {1e-3, 1e-7, 1e-10, 0.0, -1e-10, -1e-7})
+        variants.push_back({pb.R, pb.x - (first.distance - s * gap) * dir});
+    }
+    for (const Pose& q : variants) {
+      const GjkResult r = gjk(a, pa, b, q);
+      const auto verdict = judge_gjk(r, a, pa, b, q);
+      REQUIRE(verdict.has_value());
+      ++judged;
+      (r.intersecting ? intersecting : separate) += 1;
+      mismatches += verdict->mismatch ? 1 : 0;
+    }
+  }
+  CHECK(mismatches == 0);
+  CHECK(separate > judged / 4);
+  CHECK(intersecting > judged / 4);
 }
 
 TEST_CASE("convex.gjk: cylinders against boxes, polytopes and cylinders: certified by their own supports") {

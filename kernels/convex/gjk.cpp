@@ -209,8 +209,8 @@ class Core {
       end0_ = pose.x;
     } else if (s_.kind == ShapeKind::capsule) {
       margin_ = s_.radius;
-      end0_ = apply(pose, {0, 0, -s_.half_height});
-      end1_ = apply(pose, {0, 0, s_.half_height});
+      end0_ = capsule_end(s_, pose, 0);
+      end1_ = capsule_end(s_, pose, 1);
     }
   }
 

@@ -1,43 +1,72 @@
 // The exact judge's verdict on a GJK answer (convex/gjk_judge.hpp).
 #include "simdccd/convex/gjk_judge.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace simdccd::convex {
 namespace {
 
-// a <= D exactly, for D^2 = d2 (a may be negative).
-bool at_most_distance(const mpq_class& a, const mpq_class& d2) { return sgn(a) <= 0 || a * a <= d2; }
-// D <= a exactly.
-bool distance_at_most(const mpq_class& d2, const mpq_class& a) { return sgn(a) >= 0 && d2 <= a * a; }
+// D = max(0, sqrt(q) - radii) for the cores' exact squared distance q; the
+// comparisons square sqrt(q) against c + radii where that is not negative.
+
+// c <= D exactly (c may be negative).
+bool at_most_distance(const mpq_class& c, const mpq_class& q, const mpq_class& radii) {
+  if (sgn(c) <= 0) return true;
+  const mpq_class s = c + radii;
+  return s * s <= q;
+}
+// D <= c exactly.
+bool distance_at_most(const mpq_class& q, const mpq_class& radii, const mpq_class& c) {
+  if (sgn(c) < 0) return false;
+  const mpq_class s = c + radii;
+  return q <= s * s;
+}
+
+bool judgeable(const std::vector<Vec3>& core) {
+  return !core.empty() && core.size() <= exact_max_points &&
+         std::all_of(core.begin(), core.end(), [](const Vec3& p) {
+           return std::max({std::abs(p.x), std::abs(p.y), std::abs(p.z)}) <= exact_max_magnitude;
+         });
+}
 
 }  // namespace
 
-GjkVerdict judge_gjk(const GjkResult& r, const ExactPolytopeDistance& exact) {
+GjkVerdict judge_gjk(const GjkResult& r, const ExactPolytopeDistance& cores, double radii) {
   GjkVerdict v;
   if (!r.valid) {
     v.mismatch = true;
     return v;
   }
-  const mpq_class tau(r.tolerance), rounding = tau / 16, distance(r.distance);
+  const mpq_class& q = cores.squared_distance;
+  const mpq_class tau(r.tolerance), rounding = tau / 16, distance(r.distance), R(radii);
+  const double D = std::max(0.0, cores.distance - radii);  // for reporting only
   if (r.intersecting) {
-    v.mismatch = !distance_at_most(exact.squared_distance, tau);
-    v.distance_error = exact.distance;
+    v.mismatch = !distance_at_most(q, R, tau);
+    v.distance_error = D;
     return v;
   }
-  if (exact.intersecting) {
+  if (distance_at_most(q, R, 0)) {  // D = 0 answered separate
     v.mismatch = true;
     v.distance_error = r.converged ? r.distance : 0;
     return v;
   }
   // Rule 2: lower_bound - tau/16 <= D <= distance + tau/16.
-  v.mismatch = !at_most_distance(mpq_class(r.lower_bound) - rounding, exact.squared_distance) ||
-               !distance_at_most(exact.squared_distance, distance + rounding);
+  v.mismatch = !at_most_distance(mpq_class(r.lower_bound) - rounding, q, R) ||
+               !distance_at_most(q, R, distance + rounding);
   if (r.converged) {  // rule 3
-    v.distance_error = std::abs(r.distance - exact.distance);
-    v.mismatch = v.mismatch || !at_most_distance(distance - 5 * rounding, exact.squared_distance);
+    v.distance_error = std::abs(r.distance - D);
+    v.mismatch = v.mismatch || !at_most_distance(distance - 5 * rounding, q, R);
   }
   return v;
+}
+
+std::optional<GjkVerdict> judge_gjk(const GjkResult& result, const ConvexShape& a, const Pose& pa,
+                                    const ConvexShape& b, const Pose& pb) {
+  const std::vector<Vec3> core_a = world_core(a, pa), core_b = world_core(b, pb);
+  if (!judgeable(core_a) || !judgeable(core_b)) return std::nullopt;
+  return judge_gjk(result, exact_polytope_distance(core_a, core_b), core_radius(a) + core_radius(b));
 }
 
 }  // namespace simdccd::convex

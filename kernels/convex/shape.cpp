@@ -120,6 +120,21 @@ std::vector<Vec3> world_vertices(const ConvexShape& shape, const Pose& pose) {
   return out;
 }
 
+std::vector<Vec3> world_core(const ConvexShape& shape, const Pose& pose) {
+  switch (shape.kind) {
+    case ShapeKind::sphere:
+      return {pose.x};
+    case ShapeKind::capsule:
+      return {capsule_end(shape, pose, 0), capsule_end(shape, pose, 1)};
+    default:
+      return world_vertices(shape, pose);
+  }
+}
+
+double core_radius(const ConvexShape& shape) {
+  return shape.kind == ShapeKind::sphere || shape.kind == ShapeKind::capsule ? shape.radius : 0;
+}
+
 SupportPoint support(const ConvexShape& shape, const Vec3& d) {
   switch (shape.kind) {
     case ShapeKind::sphere:

@@ -20,6 +20,12 @@ inline Vec3 scaled_to(Vec3 d, double r) {
   return k * d;
 }
 
+/// A posed capsule's core end: apply(pose, -h z) (end 0) or apply(pose, +h z)
+/// (end 1); GJK's support points and the judge's core (world_core) both.
+inline Vec3 capsule_end(const ConvexShape& capsule, const Pose& pose, int end) {
+  return apply(pose, {0, 0, end == 0 ? -capsule.half_height : capsule.half_height});
+}
+
 /// The box vertex of largest d . v, ties to the lowest index (bit i set when d_i > 0).
 inline SupportPoint box_support(const Vec3& half, const Vec3& d) {
   const std::uint32_t i = (d.x > 0 ? 1u : 0u) | (d.y > 0 ? 2u : 0u) | (d.z > 0 ? 4u : 0u);

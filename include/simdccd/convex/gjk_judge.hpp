@@ -1,10 +1,17 @@
-// The exact judge's verdict on one GJK answer for two polytopes (or boxes):
-// gjk.hpp's guarantee checked against the exact distance D of their hulls
-// (exact_distance.hpp). Shared by the tests, `simdccd gjk` and the fuzzers.
+// The exact judge's verdict on one GJK answer: gjk.hpp's guarantee checked
+// against the exact distance D of the posed shapes. Boxes and polytopes are
+// the hulls of their world vertices; spheres and capsules their core (a
+// point, a segment: world_core()) swept by the radius, so D = max(0, |core
+// distance| - radii) with the core distance exact (exact_distance.hpp) and
+// every comparison with D made exactly. Cylinders have no exact judge.
+// Shared by the tests, `simdccd gjk`, the pile and the fuzzers.
 #pragma once
+
+#include <optional>
 
 #include "simdccd/convex/exact_distance.hpp"
 #include "simdccd/convex/gjk.hpp"
+#include "simdccd/convex/shape.hpp"
 
 namespace simdccd::convex {
 
@@ -13,7 +20,7 @@ struct GjkVerdict {
   /// invalid; intersecting with D > tau (rule 1); separate with D outside
   /// [lower_bound - tau/16, distance + tau/16] (rule 2) or, converged, below
   /// distance - 5 tau/16 (rule 3); or D = 0 answered separate even when not
-  /// converged: stricter than rule 4, since GJK on valid polytopes must not
+  /// converged: stricter than rule 4, since GJK on valid shapes must not
   /// stop short of a contact (the iteration cap is for pathological input).
   bool mismatch = false;
   /// |distance - D| of an answer that claims a distance (converged, or
@@ -21,6 +28,16 @@ struct GjkVerdict {
   double distance_error = 0;
 };
 
-GjkVerdict judge_gjk(const GjkResult& result, const ExactPolytopeDistance& exact);
+/// The verdict against `cores`, the exact distance between the shapes'
+/// cores (world_core()), with `radii` = core_radius(a) + core_radius(b)
+/// swept around them (0 for two boxes or polytopes: then D is the cores'
+/// distance itself).
+GjkVerdict judge_gjk(const GjkResult& result, const ExactPolytopeDistance& cores, double radii = 0);
+
+/// The verdict on gjk(a, pa, b, pb, ...)'s `result`, the exact distance
+/// computed here; nullopt where there is no exact judge: a cylinder, a core
+/// of more than exact_max_points points or beyond exact_max_magnitude.
+std::optional<GjkVerdict> judge_gjk(const GjkResult& result, const ConvexShape& a, const Pose& pa,
+                                    const ConvexShape& b, const Pose& pb);
 
 }  // namespace simdccd::convex

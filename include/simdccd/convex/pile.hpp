@@ -19,8 +19,8 @@
 //             frictionless, inelastic; ToI contacts stop fast bodies), then
 //             the poses advance.
 // Checks (options.checks; timed apart): the SAP's pairs against
-// brute_force_pairs, every GJK answer on two boxes or polytopes against the
-// exact distance (judge_gjk), every ToI on two boxes or polytopes against
+// brute_force_pairs, every GJK answer on two shapes without a cylinder
+// against the exact distance (judge_gjk), every ToI on two boxes or polytopes against
 // exact_first_contact (late: a ToI after the exact first contact).
 //
 // Deterministic: the same options give the same frames, bit for bit, for any
@@ -102,7 +102,7 @@ struct PileFrameStats {
   // Checks (zero when options.checks is off).
   bool sap_mismatch = false;        ///< SAP pairs != brute_force_pairs this frame
   std::size_t sap_pair_errors = 0;  ///< pairs in one set and not the other
-  std::size_t gjk_checkable = 0;    ///< GJK answers on two boxes or polytopes
+  std::size_t gjk_checkable = 0;    ///< GJK answers on two shapes without a cylinder
   std::size_t gjk_checked = 0;      ///< of them judged exactly (all, or the sample)
   std::size_t gjk_mismatches = 0;
   std::size_t toi_checked = 0;  ///< ToI answers on two boxes or polytopes, all judged

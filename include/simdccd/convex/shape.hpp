@@ -74,6 +74,14 @@ std::vector<Vec3> body_vertices(const ConvexShape& shape);
 /// an exact judge can take the convex hull of these points as the shape.
 /// Other kinds: empty.
 std::vector<Vec3> world_vertices(const ConvexShape& shape, const Pose& pose);
+/// The core GJK runs a shape as, in the world, with core_radius() swept
+/// around it (gjk.hpp's guarantee measures from these): sphere: {pose.x};
+/// capsule: its segment's ends apply(pose, -h z), apply(pose, +h z), the very
+/// doubles of GJK's support points; box and polytope: world_vertices().
+/// Cylinder: empty (its core is curved; no exact judge takes it).
+std::vector<Vec3> world_core(const ConvexShape& shape, const Pose& pose);
+/// The radius swept around the core: sphere and capsule `radius`, others 0.
+double core_radius(const ConvexShape& shape);
 
 /// No vertex: a cylinder's support point (see SupportPoint::vertex).
 inline constexpr std::uint32_t no_vertex = 0xFFFFFFFFu;
