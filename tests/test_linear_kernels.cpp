@@ -240,6 +240,52 @@ std::vector<Query> rounded(const std::vector<RationalQuery>& queries) {
 
 using test::csv_files_under;
 
+TEST_CASE("linear.kernels.orientation screen: dismisses primitives that pass beside each other, keeps contacts") {
+  // Points: v, f0, f1, f2 (VF) or a0, a1, b0, b1 (EE) at t = 0, then at t = 1.
+  const auto query = [](std::array<Vec3, 4> t0, std::array<Vec3, 4> t1) {
+    Query q;
+    for (int k = 0; k < 4; ++k) q.points[k] = t0[k], q.points[4 + k] = t1[k];
+    return q;
+  };
+  // VF: triangle (0,0,0), (1,0,0), (0,1,0) still; the vertex falls straight
+  // through its plane at (0.9, 0.9) (x + y > 1: beside the triangle) at t =
+  // 1/2. The swept boxes overlap and the cubic has that root, but dropping z
+  // the orientations are constant, D12 = 0.9 > 0 > D23 = -0.8: screened out.
+  const std::array<Vec3, 3> triangle{Vec3{0, 0, 0}, Vec3{1, 0, 0}, Vec3{0, 1, 0}};
+  const Query beside_face = query({Vec3{0.9, 0.9, 1}, triangle[0], triangle[1], triangle[2]},
+                                  {Vec3{0.9, 0.9, -1}, triangle[0], triangle[1], triangle[2]});
+  // EE: a from (0,-1,0) to (2,1,0) still (the line y = x - 1); b at x = 1.5,
+  // y in [0.75, 1.5], falls through z = 0 at t = 1/2, where the lines cross at
+  // y = 0.5, off b. Dropping z: -D12 = -0.5 < 0 < 2 = -D31: screened out.
+  const Query beside_edge = query({Vec3{0, -1, 0}, Vec3{2, 1, 0}, Vec3{1.5, 0.75, 1}, Vec3{1.5, 1.5, 1}},
+                                  {Vec3{0, -1, 0}, Vec3{2, 1, 0}, Vec3{1.5, 0.75, -1}, Vec3{1.5, 1.5, -1}});
+  // Contacts whose projections dropping x and z are degenerate (the triangle
+  // in the plane y = 0; the edges in it): the vertex goes through
+  // (0.25, 0, 0.25) inside the triangle at t = 1/2; b crosses a's middle.
+  const std::array<Vec3, 3> upright{Vec3{0, 0, 0}, Vec3{1, 0, 0}, Vec3{0, 0, 1}};
+  const Query through_face = query({Vec3{0.25, 1, 0.25}, upright[0], upright[1], upright[2]},
+                                   {Vec3{0.25, -1, 0.25}, upright[0], upright[1], upright[2]});
+  const Query through_edge = query({Vec3{0, 0, 0}, Vec3{1, 0, 0}, Vec3{0.5, 1, -1}, Vec3{0.5, 1, 1}},
+                                   {Vec3{0, 0, 0}, Vec3{1, 0, 0}, Vec3{0.5, -1, -1}, Vec3{0.5, -1, 1}});
+  RestoreAuto restore;
+  for (const Implementation& impl : implementations_under_test()) {
+    CAPTURE(impl.name);
+    for (Mode mode : {Mode::exact, Mode::conservative}) {
+      for (QueryType type : {QueryType::vertex_face, QueryType::edge_edge}) {
+        const bool vf = type == QueryType::vertex_face;
+        const Soa soa(type, {vf ? beside_face : beside_edge, vf ? through_face : through_edge});
+        const Answers a = run(impl, soa, mode);
+        CHECK(a.hit[0] == 0);
+        CHECK(a.hit[1] == 1);
+        CHECK(a.toi[1] <= 0.5);
+        CHECK(a.toi[1] >= 0.5 - 2 * kTolerance);
+        CHECK(a.stats.screened_out == 1);  // the first, by the screen: the second reaches the roots
+        CHECK(a.stats.root_stage == 1);
+      }
+    }
+  }
+}
+
 TEST_CASE("linear.kernels.targets: listing, forcing and restoring implementations") {
   RestoreAuto restore;
   const std::vector<std::string> compiled = compiled_implementations();

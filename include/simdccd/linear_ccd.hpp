@@ -71,7 +71,7 @@ struct BatchStats {
   std::uint64_t queries = 0;
   std::uint64_t hits = 0;
   std::uint64_t invalid = 0;
-  std::uint64_t screened_out = 0;  ///< certified misses of the cheap filters (boxes, cubic signs)
+  std::uint64_t screened_out = 0;  ///< certified misses of the screen (boxes, cubic signs, separation, orientations)
   std::uint64_t root_stage = 0;    ///< reached root isolation and the inclusion test
   std::uint64_t uncertain = 0;     ///< not certified: conservative hits, or exact fallbacks
   BatchStats& operator+=(const BatchStats& o);

@@ -2,7 +2,9 @@
 // type L (see simdccd/simd/lanes.hpp) and run in two stages:
 //  1. screen every query: input validity, swept-box separation (exact float
 //     comparisons), the coplanarity cubic's Bernstein signs (no root on [0,1]),
-//     certified separation along the direction between the primitives;
+//     certified separation along the direction between the primitives,
+//     projected orientations of opposite signs all along
+//     (orientation_screen-inl.h);
 //  2. compact the remaining candidates and, piece by piece between the
 //     critical points of the cubic in time order, certify each root, refine it
 //     to a bracket of width `tolerance` and run the area-inclusion test on the
@@ -35,6 +37,7 @@
 
 #include "simdccd/linear/area_inclusion-inl.h"
 #include "simdccd/linear/coplanarity_cubic-inl.h"
+#include "simdccd/linear/orientation_screen-inl.h"
 #include "simdccd/linear/tile.hpp"
 #include "simdccd/query.hpp"
 #include "simdccd/simd/cubic_solve-inl.h"
@@ -84,8 +87,11 @@ void screen(Tile& t, const double* const* coord, std::size_t i) {
   const M valid = valid_input<L, 24>(q.coord, q.i);
   // Separation over the whole step decides the bodies that move side by side
   // (rigidly or nearly), whose cubic is too small to certify.
-  const M miss = L::either(L::either(boxes_separated<L, kType>(q), no_root),
-                           separated_over_interval<L, kType, false>(q, L::set(0), L::set(1)));
+  // The costlier tests are skipped only when they cannot change a lane: the
+  // answer never depends on which queries share a vector.
+  M miss = L::either(boxes_separated<L, kType>(q), no_root);
+  if (!L::all(miss)) miss = L::either(miss, separated_over_interval<L, kType, false>(q, L::set(0), L::set(1)));
+  if (!L::all(miss)) miss = L::either(miss, orientations_apart<L, kType>(q));
   V verdict = L::select(miss, verdict_value<L>(Verdict::miss), verdict_value<L>(Verdict::candidate));
   L::store(L::select(valid, verdict, verdict_value<L>(Verdict::invalid)), t.verdict + i);
   L::store(b0, t.cubic[0] + i), L::store(b1, t.cubic[1] + i);
