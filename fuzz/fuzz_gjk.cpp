@@ -1,5 +1,6 @@
-// GJK (convex/gjk.hpp) against the exact judge (gjk_judge.hpp) on polytope
-// pairs decoded from the fuzzer's bytes.
+// GJK (convex/gjk.hpp) against the exact judge (gjk_judge.hpp) on shape
+// pairs decoded from the fuzzer's bytes: polytopes, and spheres, capsules and
+// boxes (every kind with an exact judge).
 //
 // Input: a byte each for the two polytopes' vertex counts (1 to 16) and a
 // flavour byte: the coordinate kind (small integers on a grid scaled by 2^k,
@@ -8,7 +9,10 @@
 // NaN, infinite or beyond 2^60, which must be answered invalid), then the
 // vertices, then each pose: identity, a signed axis permutation (exact), or a
 // rotation from a quaternion of four bytes, and a translation on the grid,
-// in a quarter of the poses scaled up by 2^1 to 2^50 more (far from the origin).
+// in a quarter of the poses scaled up by 2^1 to 2^50 more (far from the origin);
+// last, each shape's kind (when the bytes run out: polytope), a sphere,
+// capsule or box taking its sizes from the magnitudes of its first decoded
+// point plus scale/8.
 // Checked: invalid input exactly outside the domain; valid input: the
 // distance query, the intersection-only query and a warm restart from the
 // distance query's own answer all judged against the exact distance (the
@@ -20,6 +24,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "hard_queries.hpp"
@@ -80,14 +85,27 @@ Pose decode_pose(Entropy& e, double scale) {
   return pose;
 }
 
-[[noreturn]] void fail(const char* what, const std::vector<Vec3>& a, const Pose& pa, const std::vector<Vec3>& b,
+/// The shape of `kind` (0 polytope, 1 sphere, 2 capsule, 3 box) from the decoded points.
+ConvexShape decode_shape(int kind, const std::vector<Vec3>& points, double scale) {
+  const Vec3 size{std::abs(points[0].x) + scale / 8, std::abs(points[0].y) + scale / 8,
+                  std::abs(points[0].z) + scale / 8};
+  switch (kind) {
+    case 1: return sphere(size.x);
+    case 2: return capsule(size.x, size.y);
+    case 3: return box(size);
+    default: return polytope(points);
+  }
+}
+
+[[noreturn]] void fail(const char* what, const ConvexShape& a, const Pose& pa, const ConvexShape& b,
                        const Pose& pb) {
   std::fprintf(stderr, "fuzz_gjk: %s\n", what);
-  const auto dump = [](const char* name, const std::vector<Vec3>& v, const Pose& p) {
-    std::fprintf(stderr, "%s: R", name);
+  const auto dump = [](const char* name, const ConvexShape& s, const Pose& p) {
+    std::fprintf(stderr, "%s: kind %d radius %a half_height %a half (%a %a %a); R", name, static_cast<int>(s.kind),
+                 s.radius, s.half_height, s.half.x, s.half.y, s.half.z);
     for (double r : p.R) std::fprintf(stderr, " %a", r);
     std::fprintf(stderr, " x %a %a %a; vertices", p.x.x, p.x.y, p.x.z);
-    for (const Vec3& q : v) std::fprintf(stderr, " (%a %a %a)", q.x, q.y, q.z);
+    for (const Vec3& q : s.vertices) std::fprintf(stderr, " (%a %a %a)", q.x, q.y, q.z);
     std::fprintf(stderr, "\n");
   };
   dump("a", a, pa);
@@ -108,26 +126,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (e.range(0, 1) ? a : b)[0].y = kBad[e.range(0, 2)];
   }
   const Pose pa = decode_pose(e, scale), pb = decode_pose(e, scale);
-  const ConvexShape sa = polytope(a), sb = polytope(b);
+  const ConvexShape sa = decode_shape(e.range(0, 3), a, scale), sb = decode_shape(e.range(0, 3), b, scale);
   const GjkResult distance = gjk(sa, pa, sb, pb);
   const bool in_domain = is_valid(sa) && is_valid(sb) && is_valid(pa) && is_valid(pb);
-  if (distance.valid != in_domain) fail("validity differs from the domain", a, pa, b, pb);
+  if (distance.valid != in_domain) fail("validity differs from the domain", sa, pa, sb, pb);
   if (!in_domain) return 0;
-  const std::vector<Vec3> wa = world_vertices(sa, pa), wb = world_vertices(sb, pb);
-  for (const Vec3& p : wa) {
-    if (!std::isfinite(p.x + p.y + p.z) || std::abs(p.x) + std::abs(p.y) + std::abs(p.z) > exact_max_magnitude) return 0;
-  }
-  for (const Vec3& p : wb) {
-    if (!std::isfinite(p.x + p.y + p.z) || std::abs(p.x) + std::abs(p.y) + std::abs(p.z) > exact_max_magnitude) return 0;
-  }
+  const std::optional<ExactPolytopeDistance> exact = exact_core_distance(sa, pa, sb, pb);
+  if (!exact) return 0;
   GjkOptions intersection;
   intersection.intersection_only = true;
   const GjkResult test = gjk(sa, pa, sb, pb, intersection);
   const GjkResult warm = gjk(sa, pa, sb, pb, {}, &distance.warm);
-  const ExactPolytopeDistance exact = exact_polytope_distance(wa, wb);
-  if (judge_gjk(distance, exact).mismatch) fail("distance query breaks the guarantee", a, pa, b, pb);
-  if (judge_gjk(test, exact).mismatch) fail("intersection query breaks the guarantee", a, pa, b, pb);
-  if (judge_gjk(warm, exact).mismatch) fail("warm restart breaks the guarantee", a, pa, b, pb);
-  if (test.intersecting != distance.intersecting) fail("the two queries disagree", a, pa, b, pb);
+  const double radii = core_radius(sa) + core_radius(sb);
+  if (judge_gjk(distance, *exact, radii).mismatch) fail("distance query breaks the guarantee", sa, pa, sb, pb);
+  if (judge_gjk(test, *exact, radii).mismatch) fail("intersection query breaks the guarantee", sa, pa, sb, pb);
+  if (judge_gjk(warm, *exact, radii).mismatch) fail("warm restart breaks the guarantee", sa, pa, sb, pb);
+  if (test.intersecting != distance.intersecting) fail("the two queries disagree", sa, pa, sb, pb);
   return 0;
 }

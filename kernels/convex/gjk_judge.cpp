@@ -27,7 +27,7 @@ bool distance_at_most(const mpq_class& q, const mpq_class& radii, const mpq_clas
 bool judgeable(const std::vector<Vec3>& core) {
   return !core.empty() && core.size() <= exact_max_points &&
          std::all_of(core.begin(), core.end(), [](const Vec3& p) {
-           return std::max({std::abs(p.x), std::abs(p.y), std::abs(p.z)}) <= exact_max_magnitude;
+           return std::max({std::abs(p.x), std::abs(p.y), std::abs(p.z)}) <= exact_max_magnitude;  // false for NaN
          });
 }
 
@@ -62,11 +62,18 @@ GjkVerdict judge_gjk(const GjkResult& r, const ExactPolytopeDistance& cores, dou
   return v;
 }
 
-std::optional<GjkVerdict> judge_gjk(const GjkResult& result, const ConvexShape& a, const Pose& pa,
-                                    const ConvexShape& b, const Pose& pb) {
+std::optional<ExactPolytopeDistance> exact_core_distance(const ConvexShape& a, const Pose& pa, const ConvexShape& b,
+                                                         const Pose& pb) {
   const std::vector<Vec3> core_a = world_core(a, pa), core_b = world_core(b, pb);
   if (!judgeable(core_a) || !judgeable(core_b)) return std::nullopt;
-  return judge_gjk(result, exact_polytope_distance(core_a, core_b), core_radius(a) + core_radius(b));
+  return exact_polytope_distance(core_a, core_b);
+}
+
+std::optional<GjkVerdict> judge_gjk(const GjkResult& result, const ConvexShape& a, const Pose& pa,
+                                    const ConvexShape& b, const Pose& pb) {
+  const std::optional<ExactPolytopeDistance> cores = exact_core_distance(a, pa, b, pb);
+  if (!cores) return std::nullopt;
+  return judge_gjk(result, *cores, core_radius(a) + core_radius(b));
 }
 
 }  // namespace simdccd::convex

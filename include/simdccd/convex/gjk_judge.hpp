@@ -34,9 +34,15 @@ struct GjkVerdict {
 /// distance itself).
 GjkVerdict judge_gjk(const GjkResult& result, const ExactPolytopeDistance& cores, double radii = 0);
 
-/// The verdict on gjk(a, pa, b, pb, ...)'s `result`, the exact distance
-/// computed here; nullopt where there is no exact judge: a cylinder, a core
-/// of more than exact_max_points points or beyond exact_max_magnitude.
+/// The exact distance between the cores of a at pa and b at pb (world_core()),
+/// for judging several answers on that pair; nullopt where there is no exact
+/// judge: a cylinder, a core of more than exact_max_points points, or one not
+/// finite or beyond exact_max_magnitude.
+std::optional<ExactPolytopeDistance> exact_core_distance(const ConvexShape& a, const Pose& pa, const ConvexShape& b,
+                                                         const Pose& pb);
+
+/// The verdict on gjk(a, pa, b, pb, ...)'s `result` against
+/// exact_core_distance(); nullopt where that is.
 std::optional<GjkVerdict> judge_gjk(const GjkResult& result, const ConvexShape& a, const Pose& pa,
                                     const ConvexShape& b, const Pose& pb);
 
