@@ -10,11 +10,18 @@ from conftest import dataset
 
 
 def test_other_python_threads_run_during_a_call():
-    """While one thread decides ~0.5 s of queries on one core, the main
-    thread keeps running Python: its longest pause must be far shorter than
-    the call (holding the GIL would pause it for the whole call)."""
+    """While one thread decides at least 0.3 s of queries on one core, the
+    main thread keeps running Python: its longest pause must be far shorter
+    than the call (holding the GIL would pause it for the whole call)."""
     points, _ = dataset("sample-queries")["vf"]
-    batch = np.tile(points, (3, 1, 1))
+    # Sized to this machine: doubled until one call takes 0.3 s.
+    batch = points
+    while True:
+        start = time.perf_counter()
+        simdccd.ccd(batch, "vf", mode="oracle", threads=1)
+        if time.perf_counter() - start >= 0.3:
+            break
+        batch = np.concatenate([batch, batch])
     done = threading.Event()
     call = {}
 
