@@ -40,43 +40,40 @@
 
 namespace simdccd::linear::SIMDCCD_TARGET_NAMESPACE {
 
-/// A quadratic on [0,1] in Bernstein form with one error bound for its
-/// coefficients, and whether it is certified positive or negative all along.
+/// Whether a quadratic on [0,1] in Bernstein form (c0, c1, c2), each
+/// coefficient within `bound` of the exact one, is certified positive
+/// (negative) all along. (Plain values, not a struct: SVE vectors cannot be
+/// members.)
 template <class L>
-struct CertifiedQuadratic {
-  typename L::V c0, c1, c2, bound;
-
-  typename L::M positive() const {
-    return L::both(L::both(L::gt(c0, bound), L::gt(c1, bound)), L::gt(c2, bound));
-  }
-  typename L::M negative() const {
-    const typename L::V low = L::sub(L::set(0), bound);
-    return L::both(L::both(L::lt(c0, low), L::lt(c1, low)), L::lt(c2, low));
-  }
-};
-
-/// D_ij(t) = R_i(t) x R_j(t) in the projection (u, w) of relative points i, j:
-/// their coordinates at t = 0 (p) and t = 1 (q).
+typename L::M certified_positive(typename L::V c0, typename L::V c1, typename L::V c2, typename L::V bound) {
+  return L::both(L::both(L::gt(c0, bound), L::gt(c1, bound)), L::gt(c2, bound));
+}
 template <class L>
-CertifiedQuadratic<L> projected_cross(typename L::V piu, typename L::V piw, typename L::V qiu,
-                                      typename L::V qiw, typename L::V pju, typename L::V pjw,
-                                      typename L::V qju, typename L::V qjw) {
+typename L::M certified_negative(typename L::V c0, typename L::V c1, typename L::V c2, typename L::V bound) {
+  const typename L::V low = L::sub(L::set(0), bound);
+  return L::both(L::both(L::lt(c0, low), L::lt(c1, low)), L::lt(c2, low));
+}
+
+/// D_ij(t) = R_i(t) x R_j(t) in the projection (u, w) of relative points i, j,
+/// from their coordinates at t = 0 (p) and t = 1 (q): its Bernstein
+/// coefficients and one bound for the three.
+template <class L>
+void projected_cross(typename L::V piu, typename L::V piw, typename L::V qiu, typename L::V qiw,
+                     typename L::V pju, typename L::V pjw, typename L::V qju, typename L::V qjw,
+                     typename L::V& c0, typename L::V& c1, typename L::V& c2, typename L::V& bound) {
   using V = typename L::V;
   const auto a = [](V x) { return L::abs(x); };
   const V half = L::set(0.5);
-  CertifiedQuadratic<L> d;
-  d.c0 = L::sub(L::mul(piu, pjw), L::mul(piw, pju));
-  d.c2 = L::sub(L::mul(qiu, qjw), L::mul(qiw, qju));
-  d.c1 = L::mul(L::sub(L::add(L::mul(piu, qjw), L::mul(qiu, pjw)), L::add(L::mul(piw, qju), L::mul(qiw, pju))),
-                half);
-  // One bound for the three: the largest permanent (c1's is halved with it).
+  c0 = L::sub(L::mul(piu, pjw), L::mul(piw, pju));
+  c2 = L::sub(L::mul(qiu, qjw), L::mul(qiw, qju));
+  c1 = L::mul(L::sub(L::add(L::mul(piu, qjw), L::mul(qiu, pjw)), L::add(L::mul(piw, qju), L::mul(qiw, pju))), half);
+  // The largest permanent (c1's is halved with it).
   const V perm0 = L::add(L::mul(a(piu), a(pjw)), L::mul(a(piw), a(pju)));
   const V perm2 = L::add(L::mul(a(qiu), a(qjw)), L::mul(a(qiw), a(qju)));
   const V perm1 = L::mul(L::add(L::add(L::mul(a(piu), a(qjw)), L::mul(a(qiu), a(pjw))),
                                 L::add(L::mul(a(piw), a(qju)), L::mul(a(qiw), a(pju)))),
                          half);
-  d.bound = L::add(L::mul(L::set(16 * kUnitRoundoff), L::max(L::max(perm0, perm1), perm2)), L::set(kTiny));
-  return d;
+  bound = L::add(L::mul(L::set(16 * kUnitRoundoff), L::max(L::max(perm0, perm1), perm2)), L::set(kTiny));
 }
 
 /// The lanes whose primitives keep strictly opposite projected orientations
@@ -88,25 +85,30 @@ typename L::M orientations_apart(const QueryLanes<L>& q) {
   M apart = L::lt(L::set(1), L::set(0));
   for (int drop = 0; drop < 3; ++drop) {
     const int u = (drop + 1) % 3, w = (drop + 2) % 3;
-    const auto cross = [&](int i, int j) {
-      return projected_cross<L>(q.relative(0, i, u), q.relative(0, i, w), q.relative(1, i, u),
-                                q.relative(1, i, w), q.relative(0, j, u), q.relative(0, j, w),
-                                q.relative(1, j, u), q.relative(1, j, w));
+    const auto cross = [&](int i, int j, V& c0, V& c1, V& c2, V& bound) {
+      projected_cross<L>(q.relative(0, i, u), q.relative(0, i, w), q.relative(1, i, u), q.relative(1, i, w),
+                         q.relative(0, j, u), q.relative(0, j, w), q.relative(1, j, u), q.relative(1, j, w), c0,
+                         c1, c2, bound);
     };
-    const CertifiedQuadratic<L> d12 = cross(1, 2), d23 = cross(2, 3), d31 = cross(3, 1);
-    M some_positive = L::either(L::either(d12.positive(), d23.positive()), d31.positive());
-    M some_negative = L::either(L::either(d12.negative(), d23.negative()), d31.negative());
+    V a0, a1, a2, ab, b0, b1, b2, bb, c0, c1, c2, cb;  // D12, D23, D31
+    cross(1, 2, a0, a1, a2, ab);
+    cross(2, 3, b0, b1, b2, bb);
+    cross(3, 1, c0, c1, c2, cb);
+    const M pos12 = certified_positive<L>(a0, a1, a2, ab), neg12 = certified_negative<L>(a0, a1, a2, ab);
+    const M pos23 = certified_positive<L>(b0, b1, b2, bb), neg23 = certified_negative<L>(b0, b1, b2, bb);
+    const M pos31 = certified_positive<L>(c0, c1, c2, cb), neg31 = certified_negative<L>(c0, c1, c2, cb);
+    M some_positive = L::either(L::either(pos12, pos23), pos31);
+    M some_negative = L::either(L::either(neg12, neg23), neg31);
     if constexpr (kType == QueryType::edge_edge) {
       // The four EE quantities with signs flipped to agree at a contact:
       // -D12, -D31, D23 and -(D12 + D23 + D31).
-      CertifiedQuadratic<L> sum;
-      V b0, b1, b2;
-      sum.c0 = certified_sum<L>(d12.c0, d23.c0, d31.c0, d12.bound, d23.bound, d31.bound, b0);
-      sum.c1 = certified_sum<L>(d12.c1, d23.c1, d31.c1, d12.bound, d23.bound, d31.bound, b1);
-      sum.c2 = certified_sum<L>(d12.c2, d23.c2, d31.c2, d12.bound, d23.bound, d31.bound, b2);
-      sum.bound = L::max(L::max(b0, b1), b2);
-      some_positive = L::either(L::either(d12.negative(), d31.negative()), L::either(d23.positive(), sum.negative()));
-      some_negative = L::either(L::either(d12.positive(), d31.positive()), L::either(d23.negative(), sum.positive()));
+      V e0, e1, e2;
+      const V s0 = certified_sum<L>(a0, b0, c0, ab, bb, cb, e0);
+      const V s1 = certified_sum<L>(a1, b1, c1, ab, bb, cb, e1);
+      const V s2 = certified_sum<L>(a2, b2, c2, ab, bb, cb, e2);
+      const V sb = L::max(L::max(e0, e1), e2);
+      some_positive = L::either(L::either(neg12, neg31), L::either(pos23, certified_negative<L>(s0, s1, s2, sb)));
+      some_negative = L::either(L::either(pos12, pos31), L::either(neg23, certified_positive<L>(s0, s1, s2, sb)));
     }
     apart = L::either(apart, L::both(some_positive, some_negative));
   }
