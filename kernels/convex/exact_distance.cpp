@@ -728,17 +728,23 @@ void check_input(std::span<const Vec3> s, const char* name) {
     throw std::invalid_argument(std::string("exact_polytope_distance: set ") + name + " must have 1 to " +
                                 std::to_string(exact_max_points) + " points");
   }
-  for (const Vec3& p : s) {
-    for (double c : {p.x, p.y, p.z}) {
-      if (!(std::fabs(c) <= exact_max_magnitude)) {
-        throw std::invalid_argument(std::string("exact_polytope_distance: a coordinate of set ") + name +
-                                    " is not finite or exceeds 2^100 in magnitude");
-      }
-    }
+  if (!exact_accepts(s)) {
+    throw std::invalid_argument(std::string("exact_polytope_distance: a coordinate of set ") + name +
+                                " is not finite or exceeds 2^100 in magnitude");
   }
 }
 
 }  // namespace
+
+bool exact_accepts(std::span<const Vec3> points) {
+  if (points.empty() || points.size() > exact_max_points) return false;
+  for (const Vec3& p : points) {
+    for (double c : {p.x, p.y, p.z}) {
+      if (!(std::fabs(c) <= exact_max_magnitude)) return false;
+    }
+  }
+  return true;
+}
 
 bool exact_intersecting(std::span<const Vec3> a, std::span<const Vec3> b) {
   check_input(a, "a");

@@ -24,13 +24,6 @@ bool distance_at_most(const mpq_class& q, const mpq_class& radii, const mpq_clas
   return q <= s * s;
 }
 
-bool judgeable(const std::vector<Vec3>& core) {
-  return !core.empty() && core.size() <= exact_max_points &&
-         std::all_of(core.begin(), core.end(), [](const Vec3& p) {
-           return std::max({std::abs(p.x), std::abs(p.y), std::abs(p.z)}) <= exact_max_magnitude;  // false for NaN
-         });
-}
-
 }  // namespace
 
 GjkVerdict judge_gjk(const GjkResult& r, const ExactPolytopeDistance& cores, double radii) {
@@ -65,7 +58,7 @@ GjkVerdict judge_gjk(const GjkResult& r, const ExactPolytopeDistance& cores, dou
 std::optional<ExactPolytopeDistance> exact_core_distance(const ConvexShape& a, const Pose& pa, const ConvexShape& b,
                                                          const Pose& pb) {
   const std::vector<Vec3> core_a = world_core(a, pa), core_b = world_core(b, pb);
-  if (!judgeable(core_a) || !judgeable(core_b)) return std::nullopt;
+  if (!exact_accepts(core_a) || !exact_accepts(core_b)) return std::nullopt;
   return exact_polytope_distance(core_a, core_b);
 }
 

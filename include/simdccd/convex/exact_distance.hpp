@@ -43,6 +43,10 @@ struct ExactPolytopeDistance {
   Vec3 approx_a{}, approx_b{};
 };
 
+/// Whether a point set meets the preconditions below: 1 to exact_max_points
+/// points, every coordinate finite and at most exact_max_magnitude.
+bool exact_accepts(std::span<const Vec3> points);
+
 /// The exact distance between conv(a) and conv(b).
 ///
 /// Guarantee: `intersecting` and `squared_distance` are the exact answers for
