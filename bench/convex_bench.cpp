@@ -18,9 +18,11 @@
 #include "bench_util.hpp"
 #include "benches.hpp"
 #include "gjk_peers.hpp"
+#include "kernel_report.hpp"
 #include "simdccd/convex/gjk_batch.hpp"
 #include "simdccd/convex/gjk_judge.hpp"
 #include "simdccd/convex/persistent_sap.hpp"
+#include "simdccd/targets.hpp"
 
 namespace simdccd::bench {
 namespace fs = std::filesystem;
@@ -32,7 +34,8 @@ constexpr const char* kUsage =
     R"(simdccd_bench convex: GJK on --count random polytope pairs
 (convex/random_pairs.hpp; 4 to V vertices a polytope, for each V of
 --max-vertices): pairs per second of simdccd's batched GJK (distance and
-intersection-only queries, each thread count of --threads), of libccd 2.1's
+intersection-only queries, each implementation of --targets and thread count
+of --threads), of libccd 2.1's
 ccdGJKIntersect and of Bullet 3.24's btGjkPairDetector (double build, margin 0,
 distance) on one thread, when found at build time; every answer judged against
 the exact distance (wrong: outside simdccd's documented tolerance band). Then
@@ -42,11 +45,13 @@ against a fresh sort and sweep, pair sets compared every frame. Writes
 convex-gjk.tsv, convex-gjk.svg and convex-sap.tsv.
 
 Usage: simdccd_bench convex [--count N] [--seed S] [--max-vertices LIST] [--threads LIST]
-                            [--boxes N] [--frames F] [--speeds LIST] [--out DIR]
+                            [--targets LIST] [--boxes N] [--frames F] [--speeds LIST] [--out DIR]
   --count N            pairs, 1 to 10000000 (default 100000)
   --seed S             (default 1)
   --max-vertices LIST  comma-separated, 4 to 128 (default 8,24)
   --threads LIST       (default 1,2)
+  --targets LIST       comma-separated (default: double, then the runnable Highway
+                       targets but SCALAR, EMU128 and SSSE3, worst first)
   --boxes N            (default 4000)
   --frames F           (default 300)
   --speeds LIST        largest step of a box per frame and axis (default 0.005,0.02,0.1)
@@ -58,7 +63,8 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 struct GjkRow {
   int max_vertices = 0;
-  std::string who;  ///< e.g. "simdccd distance"
+  std::string who;     ///< e.g. "simdccd distance"
+  std::string target;  ///< simdccd's implementation (targets.hpp); "-" for a peer
   int threads = 1;
   double pairs_per_second = 0;
   std::uint64_t intersecting = 0, wrong = 0;
@@ -79,7 +85,7 @@ void count_wrong_flags(const std::vector<char>& intersecting, const std::vector<
 }
 
 std::vector<GjkRow> bench_gjk(std::size_t count, std::uint64_t seed, int max_vertices,
-                              const std::vector<int>& thread_list) {
+                              const std::vector<int>& thread_list, const std::vector<std::string>& targets) {
   const std::vector<PolytopePair> pairs = random_polytope_pairs(count, seed, max_vertices);
   const auto [shapes, batch] = polytope_batch(pairs);
   std::printf("\n%zu pairs, 4 to %d vertices: exact judge...\n", count, max_vertices);
@@ -91,30 +97,35 @@ std::vector<GjkRow> bench_gjk(std::size_t count, std::uint64_t seed, int max_ver
   });
   std::vector<GjkRow> rows;
   std::vector<GjkResult> results(count);
-  for (const bool intersection : {false, true}) {
-    GjkOptions options;
-    options.intersection_only = intersection;
-    for (const int threads : thread_list) {
-      gjk_batch(shapes, batch, results, options, threads);  // warm the caches
-      const auto start = std::chrono::steady_clock::now();
-      const GjkBatchStats stats = gjk_batch(shapes, batch, results, options, threads);
-      const double seconds = seconds_since(start);
-      GjkRow row{max_vertices, intersection ? "simdccd intersection" : "simdccd distance", threads,
-                 double(count) / seconds, stats.intersecting};
-      for (std::size_t i = 0; i < count; ++i) {
-        const GjkVerdict v = judge_gjk(results[i], exact[i]);
-        row.wrong += v.mismatch;
-        row.missed += v.mismatch && exact[i].intersecting;
-        row.false_hits += v.mismatch && results[i].intersecting;
+  const std::string before = active_implementation();
+  for (const std::string& target : targets) {
+    set_implementation(target);
+    for (const bool intersection : {false, true}) {
+      GjkOptions options;
+      options.intersection_only = intersection;
+      for (const int threads : thread_list) {
+        gjk_batch(shapes, batch, results, options, threads);  // warm the caches
+        const auto start = std::chrono::steady_clock::now();
+        const GjkBatchStats stats = gjk_batch(shapes, batch, results, options, threads);
+        const double seconds = seconds_since(start);
+        GjkRow row{max_vertices, intersection ? "simdccd intersection" : "simdccd distance", target, threads,
+                   double(count) / seconds, stats.intersecting};
+        for (std::size_t i = 0; i < count; ++i) {
+          const GjkVerdict v = judge_gjk(results[i], exact[i]);
+          row.wrong += v.mismatch;
+          row.missed += v.mismatch && exact[i].intersecting;
+          row.false_hits += v.mismatch && results[i].intersecting;
+        }
+        rows.push_back(row);
       }
-      rows.push_back(row);
     }
   }
+  set_implementation(before);
   GjkOptions reference;
   gjk_batch(shapes, batch, results, reference, 1);  // the tolerances of the peers' verdicts
   // A peer's second run is timed (the first warms the caches).
   [[maybe_unused]] const auto add_peer = [&](const char* who, const PeerAnswers& answers) {
-    GjkRow row{max_vertices, who, 1, double(count) / answers.seconds,
+    GjkRow row{max_vertices, who, "-", 1, double(count) / answers.seconds,
                std::uint64_t(std::count(answers.intersecting.begin(), answers.intersecting.end(), 1))};
     count_wrong_flags(answers.intersecting, exact, results, row);
     rows.push_back(row);
@@ -128,8 +139,8 @@ std::vector<GjkRow> bench_gjk(std::size_t count, std::uint64_t seed, int max_ver
   add_peer("bullet distance", bullet_gjk(pairs, 1));
 #endif
   for (const GjkRow& r : rows) {
-    std::printf("  %-22s %d thread%s %12.0f pairs/s  %7llu intersecting  %6llu wrong (%llu contacts missed, %llu false hits)\n",
-                r.who.c_str(), r.threads, r.threads == 1 ? " " : "s", r.pairs_per_second,
+    std::printf("  %-22s %-7s %d thread%s %12.0f pairs/s  %7llu intersecting  %6llu wrong (%llu contacts missed, %llu false hits)\n",
+                r.who.c_str(), r.target.c_str(), r.threads, r.threads == 1 ? " " : "s", r.pairs_per_second,
                 (unsigned long long)r.intersecting, (unsigned long long)r.wrong, (unsigned long long)r.missed,
                 (unsigned long long)r.false_hits);
   }
@@ -201,7 +212,8 @@ SapRow bench_sap(std::size_t boxes, int frames, double speed, std::uint64_t seed
 int run_convex_bench(std::span<const std::string_view> argv) {
   static constexpr OptionSpec kOptions[] = {
       {"--count", true}, {"--seed", true},   {"--max-vertices", true}, {"--threads", true}, {"--boxes", true},
-      {"--frames", true}, {"--speeds", true}, {"--out", true},          {"--help", false},  {"-h", false}};
+      {"--frames", true}, {"--speeds", true}, {"--out", true},          {"--targets", true}, {"--help", false},
+      {"-h", false}};
   const Args args(argv, kOptions);
   if (help_requested(args, kUsage)) return 0;
   const std::uint64_t count = args.value("--count") ? parse_uint("--count", *args.value("--count")) : 100000;
@@ -214,6 +226,7 @@ int run_convex_bench(std::span<const std::string_view> argv) {
     vertex_counts.push_back(int(v));
   }
   const std::vector<int> threads = parse_thread_list(args.value("--threads").value_or("1,2"));
+  const std::vector<std::string> targets = bench_targets(args.value("--targets"), false);
   const std::uint64_t boxes = args.value("--boxes") ? parse_uint("--boxes", *args.value("--boxes")) : 4000;
   if (boxes == 0 || boxes > 1'000'000) throw UsageError("--boxes must be 1 to 1000000");
   const std::uint64_t frames = args.value("--frames") ? parse_uint("--frames", *args.value("--frames")) : 300;
@@ -227,17 +240,20 @@ int run_convex_bench(std::span<const std::string_view> argv) {
   const std::string header = "# simdccd_bench convex --count " + std::to_string(count) + " --seed " +
                              std::to_string(seed) + "\n# CPU: " + cpu + "\n";
   gjk_tsv << header
-          << "max_vertices\timplementation\tthreads\tpairs_per_second\tintersecting\twrong\tmissed\tfalse_hits\n";
+          << "max_vertices\timplementation\ttarget\tthreads\tpairs_per_second\tintersecting\twrong\tmissed\tfalse_hits\n";
   BarChart chart{"GJK on random polytope pairs (" + cpu + ")", "pairs per second", {}, {}, {}};
   BarChart::Panel panel{"pairs per second", {}};
   for (const int v : vertex_counts) {
-    const std::vector<GjkRow> rows = bench_gjk(count, seed, v, threads);
+    const std::vector<GjkRow> rows = bench_gjk(count, seed, v, threads, targets);
     chart.groups.push_back("4 to " + std::to_string(v) + " vertices");
     panel.values.emplace_back();
     for (const GjkRow& r : rows) {
-      gjk_tsv << r.max_vertices << '\t' << r.who << '\t' << r.threads << '\t' << r.pairs_per_second << '\t'
+      gjk_tsv << r.max_vertices << '\t' << r.who << '\t' << r.target << '\t' << r.threads << '\t' << r.pairs_per_second << '\t'
               << r.intersecting << '\t' << r.wrong << '\t' << r.missed << '\t' << r.false_hits << '\n';
-      const std::string series = r.who + ", " + std::to_string(r.threads) + (r.threads == 1 ? " thread" : " threads");
+      // The chart: the plain-double instantiation, the best target and the peers.
+      if (r.target != "-" && r.target != targets.front() && r.target != targets.back()) continue;
+      const std::string series = r.who + (r.target == "-" ? "" : " " + r.target) + ", " + std::to_string(r.threads) +
+                                 (r.threads == 1 ? " thread" : " threads");
       if (std::find(chart.series.begin(), chart.series.end(), series) == chart.series.end()) chart.series.push_back(series);
       panel.values.back().push_back(r.pairs_per_second);
     }

@@ -9,6 +9,7 @@
 
 #include "rigid/tile_dispatch.hpp"
 #include "simdccd/advance/batch.hpp"
+#include "convex/gjk_lanes.hpp"
 #include "simdccd/linear/tile_io.hpp"
 #include "simdccd/spacetime/tile.hpp"
 
@@ -23,6 +24,7 @@ struct HwyTarget {
   spacetime::PlanarTileFunction spacetime_planar;
   rigid::KernelTable rigid;
   advancement::KernelTable advance;
+  convex::GjkFunction gjk;
 };
 
 /// Every compiled Highway target (HWY_TARGETS), best first, with the kernels
@@ -40,5 +42,7 @@ spacetime::PlanarTileFunction hwy_spacetime_planar_kernel(std::size_t index);
 rigid::KernelTable hwy_rigid_kernels(std::size_t index);
 /// The advancement kernels of that target (dispatch/advance_ccd.cc); null if not compiled.
 advancement::KernelTable hwy_advance_kernels(std::size_t index);
+/// The GJK lane kernel of that target (dispatch/convex_gjk.cc); null if not compiled.
+convex::GjkFunction hwy_gjk_kernel(std::size_t index);
 
 }  // namespace simdccd::dispatch

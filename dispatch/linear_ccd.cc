@@ -94,11 +94,12 @@ std::vector<HwyTarget> hwy_compiled_targets() {
     const spacetime::PlanarTileFunction st_planar = hwy_spacetime_planar_kernel(index);
     const rigid::KernelTable rigid = hwy_rigid_kernels(index);
     const advancement::KernelTable advance = hwy_advance_kernels(index);
+    const convex::GjkFunction gjk = hwy_gjk_kernel(index);
     const bool complete = std::all_of(rigid.begin(), rigid.end(), [](rigid::TileFunction f) { return f != nullptr; }) &&
-                          advance.node_pairs != nullptr && advance.triangle_pairs != nullptr;
+                          advance.node_pairs != nullptr && advance.triangle_pairs != nullptr && gjk != nullptr;
     if (vf != nullptr && ee != nullptr && sep_vf != nullptr && sep_ee != nullptr && st_vf != nullptr &&
         st_ee != nullptr && st_planar != nullptr && complete) {
-      targets.push_back({target, vf, ee, sep_vf, sep_ee, st_vf, st_ee, st_planar, rigid, advance});
+      targets.push_back({target, vf, ee, sep_vf, sep_ee, st_vf, st_ee, st_planar, rigid, advance, gjk});
     }
   }
   return targets;

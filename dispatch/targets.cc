@@ -3,7 +3,7 @@
 // dispatch/linear_ccd.cc (and dispatch/spacetime_ccd.cc, dispatch/rigid_ccd.cc),
 // best first, then "double" (the scalar_tile.cpp of kernels/linear/,
 // kernels/spacetime/ and kernels/rigid/). Each implementation carries the
-// kernels of every family: linear, space-time, rigid and advancement.
+// kernels of every family: linear, space-time, rigid, advancement and convex.
 //
 // The table is built once, at first use: the compiled targets with their
 // kernel pointers, which of them this CPU runs (hwy::SupportedTargets(),
@@ -20,6 +20,7 @@
 #include <cstdlib>
 
 #include "advance/kernel_table.hpp"
+#include "convex/gjk_kernel_table.hpp"
 #include "hwy/targets.h"
 #include "hwy_dispatch.h"
 #include "linear/scalar_tile.hpp"
@@ -42,6 +43,7 @@ struct Implementation {
   spacetime::PlanarTileFunction spacetime_planar = nullptr;
   rigid::KernelTable rigid{};
   advancement::KernelTable advance{};
+  convex::GjkFunction gjk = nullptr;
 };
 
 std::string upper(std::string_view s) {
@@ -67,7 +69,7 @@ class Registry {
     for (const dispatch::HwyTarget& t : dispatch::hwy_compiled_targets()) {
       all_.push_back({hwy::TargetName(t.target), t.vertex_face, t.edge_edge, t.separation_vertex_face,
                       t.separation_edge_edge, t.spacetime_vertex_face, t.spacetime_edge_edge, (supported & t.target) != 0,
-                      t.spacetime_planar, t.rigid, t.advance});
+                      t.spacetime_planar, t.rigid, t.advance, t.gjk});
     }
     all_.push_back({"double", linear::scalar_tile_function(QueryType::vertex_face),
                     linear::scalar_tile_function(QueryType::edge_edge),
@@ -76,7 +78,7 @@ class Registry {
                     spacetime::scalar_tile_function(QueryType::vertex_face),
                     spacetime::scalar_tile_function(QueryType::edge_edge), true,
                     spacetime::scalar_planar_tile_function(), rigid::scalar_kernels(),
-                    advancement::scalar_kernels()});
+                    advancement::scalar_kernels(), convex::scalar_gjk_kernel()});
     best_ = &*std::find_if(all_.begin(), all_.end(), [](const Implementation& i) { return i.runnable; });
     active_.store(best_);
     if (const char* env = std::getenv("SIMDCCD_TARGET"); env != nullptr && *env != '\0') {
@@ -183,4 +185,10 @@ namespace advancement {
 const KernelTable& active_kernels() { return registry().active()->advance; }
 
 }  // namespace advancement
+
+namespace convex {
+
+GjkFunction active_gjk_kernel() { return registry().active()->gjk; }
+
+}  // namespace convex
 }  // namespace simdccd

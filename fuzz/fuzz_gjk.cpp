@@ -17,18 +17,22 @@
 // distance query, the intersection-only query and a warm restart from the
 // distance query's own answer all judged against the exact distance (the
 // guarantee of gjk.hpp), the two queries' intersecting flags equal, and the
-// warm answer's as the cold one's outside the tolerance band. Any violation
-// prints the pair and aborts.
+// warm answer's as the cold one's outside the tolerance band; and gjk_batch()
+// on every runnable implementation answers as gjk() does, bit for bit, cold
+// and warm, in and out of the domain. Any violation prints the pair and aborts.
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "hard_queries.hpp"
+#include "simdccd/convex/gjk_batch.hpp"
 #include "simdccd/convex/gjk_judge.hpp"
+#include "simdccd/targets.hpp"
 
 namespace {
 
@@ -130,13 +134,25 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const GjkResult distance = gjk(sa, pa, sb, pb);
   const bool in_domain = is_valid(sa) && is_valid(sb) && is_valid(pa) && is_valid(pb);
   if (distance.valid != in_domain) fail("validity differs from the domain", sa, pa, sb, pb);
+  // Every implementation's lanes (gjk_batch) answer as gjk() does, bit for bit, cold and warm.
+  static const std::vector<std::string> implementations = runnable_implementations();
+  const ConvexShape shapes[2] = {sa, sb};
+  const ShapePair pair{0, 1, pa, pb};
+  const GjkResult warm_single = gjk(sa, pa, sb, pb, {}, &distance.warm);
+  for (const std::string& impl : implementations) {
+    set_implementation(impl);
+    GjkResult cold, warmed;
+    gjk_batch(shapes, {&pair, 1}, {&cold, 1}, {}, 1);
+    gjk_batch(shapes, {&pair, 1}, {&warmed, 1}, {}, 1, {&distance.warm, 1});
+    if (!identical(cold, distance) || !identical(warmed, warm_single)) fail("a target's lanes differ from gjk()", sa, pa, sb, pb);
+  }
   if (!in_domain) return 0;
   const std::optional<ExactPolytopeDistance> exact = exact_core_distance(sa, pa, sb, pb);
   if (!exact) return 0;
   GjkOptions intersection;
   intersection.intersection_only = true;
   const GjkResult test = gjk(sa, pa, sb, pb, intersection);
-  const GjkResult warm = gjk(sa, pa, sb, pb, {}, &distance.warm);
+  const GjkResult& warm = warm_single;
   const double radii = core_radius(sa) + core_radius(sb);
   if (judge_gjk(distance, *exact, radii).mismatch) fail("distance query breaks the guarantee", sa, pa, sb, pb);
   if (judge_gjk(test, *exact, radii).mismatch) fail("intersection query breaks the guarantee", sa, pa, sb, pb);

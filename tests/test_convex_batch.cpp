@@ -4,14 +4,17 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <cstring>
+#include <string>
 #include <stdexcept>
 #include <vector>
 
 #include "simdccd/convex/gjk_batch.hpp"
 #include "simdccd/convex/gjk_judge.hpp"
 #include "simdccd/convex/random_pairs.hpp"
+#include "simdccd/pose.hpp"
+#include "simdccd/targets.hpp"
 #include "common/splitmix.hpp"
+#include "common/vec3_math.hpp"
 #include "test_scale.hpp"
 
 namespace simdccd::convex {
@@ -31,13 +34,39 @@ Batch make_batch(std::size_t count, std::uint64_t seed) {
   return b;
 }
 
-bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+// Shapes of every kind (kind i % 5), posed at random in a box of side 6,
+// so that about a third of the random pairs touch.
+struct Scene {
+  std::vector<ConvexShape> shapes;
+  std::vector<ShapePair> pairs;
+};
 
-bool same(const GjkResult& a, const GjkResult& b) {
-  return a.valid == b.valid && a.intersecting == b.intersecting && a.converged == b.converged &&
-         same_bits(a.distance, b.distance) && same_bits(a.lower_bound, b.lower_bound) &&
-         a.point_a == b.point_a && a.point_b == b.point_b && a.feature_a == b.feature_a &&
-         a.feature_b == b.feature_b && a.iterations == b.iterations;
+Scene mixed_scene(std::size_t shape_count, std::size_t pair_count, std::uint64_t seed) {
+  Random rng(seed);
+  Scene s;
+  for (std::size_t i = 0; i < shape_count; ++i) {
+    const double r = rng.uniform(0.2, 1), h = rng.uniform(0.1, 1);
+    switch (i % 5) {
+      case 0: s.shapes.push_back(sphere(r)); break;
+      case 1: s.shapes.push_back(box({r, h, rng.uniform(0.2, 1)})); break;
+      case 2: s.shapes.push_back(capsule(r, h)); break;
+      case 3: s.shapes.push_back(cylinder(r, h)); break;
+      default: {
+        std::vector<Vec3> v(4 + rng.next() % 20);
+        for (Vec3& p : v) p = {rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1)};
+        s.shapes.push_back(polytope(std::move(v)));
+      }
+    }
+  }
+  const auto pose = [&] {
+    const auto q = rng.quaternion();
+    return Pose{quaternion_rotation(q[0], q[1], q[2], q[3]), {rng.uniform(0, 3), rng.uniform(0, 3), rng.uniform(0, 3)}};
+  };
+  for (std::size_t i = 0; i < pair_count; ++i) {
+    const auto a = static_cast<std::uint32_t>(rng.next() % shape_count), b = static_cast<std::uint32_t>(rng.next() % shape_count);
+    s.pairs.push_back({a, b, pose(), pose()});
+  }
+  return s;
 }
 
 ExactPolytopeDistance exact_of(const Batch& b, std::size_t i) {
@@ -60,15 +89,67 @@ TEST_CASE("convex.gjk batch: each answer is gjk()'s, bit for bit, on 1 and 2 thr
     const GjkResult single = gjk(b.shapes[2 * i], b.pairs[i].pose_a, b.shapes[2 * i + 1], b.pairs[i].pose_b);
     const GjkResult warmed =
         gjk(b.shapes[2 * i], b.pairs[i].pose_a, b.shapes[2 * i + 1], b.pairs[i].pose_b, {}, &warm[i]);
-    CHECK(same(one[i], single));
-    CHECK(same(two[i], single));
-    CHECK(same(warm_two[i], warmed));
+    CHECK(identical(one[i], single));
+    CHECK(identical(two[i], single));
+    CHECK(identical(warm_two[i], warmed));
     intersecting += single.intersecting;
   }
   CHECK(s1.intersecting == intersecting);
   CHECK(s2.intersecting == intersecting);
   CHECK(s1.invalid == 0);
   CHECK(s1.iterations == s2.iterations);
+}
+
+TEST_CASE("convex.gjk batch: every implementation's lanes give gjk()'s answer, bit for bit, on all shape kinds") {
+  // Pairs of all 25 kind pairs, mixed in one call: the batch sorts them by
+  // kind into 64-lane batches; every target's kernel must run each lane as
+  // gjk() runs it alone (on plain doubles), warm or cold, distance or
+  // intersection query.
+  const Scene scene = mixed_scene(250, 1500, 11);  // not scaled: every kind pair must be met
+  const std::size_t n = scene.pairs.size();
+  GjkOptions test_only;
+  test_only.intersection_only = true;
+  std::vector<GjkResult> expected(n), expected_test(n), expected_warm(n);
+  std::vector<GjkWarmStart> warm(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const ShapePair& p = scene.pairs[i];
+    const ConvexShape &a = scene.shapes[p.a], &b = scene.shapes[p.b];
+    expected[i] = gjk(a, p.pose_a, b, p.pose_b);
+    expected_test[i] = gjk(a, p.pose_a, b, p.pose_b, test_only);
+    // The next frame: b moved a little, warm-started from this one.
+    warm[i] = expected[i].warm;
+    Pose moved = p.pose_b;
+    moved.x = moved.x + Vec3{0.01, -0.02, 0.005};
+    expected_warm[i] = gjk(a, p.pose_a, b, moved, {}, &warm[i]);
+  }
+  std::vector<ShapePair> next = scene.pairs;
+  for (ShapePair& p : next) p.pose_b.x = p.pose_b.x + Vec3{0.01, -0.02, 0.005};
+  const std::string before = active_implementation();
+  std::size_t kinds_hit = 0;
+  for (const std::string& impl : runnable_implementations()) {
+    CAPTURE(impl);
+    REQUIRE(set_implementation(impl));
+    std::vector<GjkResult> got(n), got_test(n), got_warm(n);
+    gjk_batch(scene.shapes, scene.pairs, got, {}, 2);
+    gjk_batch(scene.shapes, scene.pairs, got_test, test_only, 1);
+    gjk_batch(scene.shapes, next, got_warm, {}, 2, warm);
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      differ += !identical(got[i], expected[i]) + !identical(got_test[i], expected_test[i]) + !identical(got_warm[i], expected_warm[i]);
+    }
+    CHECK(differ == 0);
+  }
+  set_implementation(before);
+  // The scene reaches every kind pair, touching and apart.
+  bool touching[25] = {}, apart[25] = {};
+  for (std::size_t i = 0; i < n; ++i) {
+    const int k = static_cast<int>(scene.shapes[scene.pairs[i].a].kind) * 5 +
+                  static_cast<int>(scene.shapes[scene.pairs[i].b].kind);
+    (expected[i].intersecting ? touching : apart)[k] = true;
+    CHECK(expected[i].valid);
+  }
+  for (int k = 0; k < 25; ++k) kinds_hit += touching[k] && apart[k];
+  CHECK(kinds_hit == 25);
 }
 
 TEST_CASE("convex.gjk batch: bad entries are flagged invalid, the others answered") {

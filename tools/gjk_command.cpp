@@ -20,6 +20,7 @@
 #include "simdccd/convex/gjk_batch.hpp"
 #include "simdccd/convex/gjk_judge.hpp"
 #include "simdccd/convex/random_pairs.hpp"
+#include "simdccd/targets.hpp"
 
 namespace simdccd::cli {
 namespace {
@@ -80,7 +81,7 @@ Judged judge(const Workload& w, const std::vector<GjkResult>& distance, const st
 int run_gjk(std::span<const std::string_view> argv) {
   static constexpr OptionSpec kOptions[] = {{"--count", true},        {"--seed", true},   {"--threads", true},
                                             {"--max-vertices", true}, {"--verify", false}, {"--json", false},
-                                            {"--help", false},        {"-h", false}};
+                                            {"--target", true},       {"--help", false},  {"-h", false}};
   const Args args(argv, kOptions);
   if (args.flag("--help") || args.flag("-h")) {
     print_usage();
@@ -99,6 +100,9 @@ int run_gjk(std::span<const std::string_view> argv) {
   if (threads == 0 || threads > 4096) throw UsageError("--threads must be 1 to 4096");
   const int used = int(std::min<std::uint64_t>(threads, std::uint64_t(cores)));
   const bool json = args.flag("--json"), verify = args.flag("--verify");
+  if (const auto t = args.value("--target"); t && !set_implementation(*t)) {
+    throw UsageError("target '" + std::string(*t) + "' is unknown or cannot run on this CPU (simdccd targets)");
+  }
 
   const Workload w = make_workload(count, seed, int(max_vertices));
   std::vector<GjkResult> distance(count), test(count);
@@ -124,7 +128,7 @@ int run_gjk(std::span<const std::string_view> argv) {
   const std::uint64_t failures = stats.invalid + test_stats.invalid + judged.mismatches;
   if (json) {
     JsonObject j;
-    j.add("pairs", count).add("seed", seed).add("threads", std::uint64_t(used));
+    j.add("pairs", count).add("seed", seed).add("target", active_implementation()).add("threads", std::uint64_t(used));
     j.add("intersecting", stats.intersecting).add("not_converged", stats.not_converged);
     j.add("invalid", stats.invalid + test_stats.invalid).add("test_disagreements", disagree);
     j.add("mean_iterations", double(stats.iterations) / double(count));
@@ -135,9 +139,9 @@ int run_gjk(std::span<const std::string_view> argv) {
     }
     j.add("seconds", seconds).add("intersection_seconds", test_seconds).print();
   } else {
-    std::printf("simdccd gjk: %llu random polytope pairs (4 to %llu vertices), seed %llu, %d thread%s\n",
-                (unsigned long long)count, (unsigned long long)max_vertices, (unsigned long long)seed, used,
-                used == 1 ? "" : "s");
+    std::printf("simdccd gjk: %llu random polytope pairs (4 to %llu vertices), seed %llu, target %s, %d thread%s\n",
+                (unsigned long long)count, (unsigned long long)max_vertices, (unsigned long long)seed,
+                active_implementation().c_str(), used, used == 1 ? "" : "s");
     std::printf("  distance:     %llu intersecting, %llu not converged, %.2f supports a pair, %.3f s (%.3g pairs/s)\n",
                 (unsigned long long)stats.intersecting, (unsigned long long)stats.not_converged,
                 double(stats.iterations) / double(count), seconds, double(count) / seconds);

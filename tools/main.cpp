@@ -33,7 +33,7 @@ Usage:
                   [--motion general|translation|rotation] [--threads N]
                   [--target T] [--threshold D] [--no-fcl] [--json] [--list]
   simdccd gjk [--count N] [--seed S] [--threads N] [--max-vertices V]
-              [--verify] [--json]
+              [--target T] [--verify] [--json]
   simdccd pile [--bodies N] [--frames F] [--seed S] [--threads N]
                [--exact-budget B] [--every K] [--no-checks] [--json]
   simdccd targets

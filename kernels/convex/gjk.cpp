@@ -1,203 +1,25 @@
-// GJK in van den Bergen's form (convex/gjk.hpp): support points of the
-// Minkowski difference of the cores, the closest point of the simplex by the
-// signed-volume sub-algorithm (after Montanari, Petrinic and Barbieri 2017),
-// the termination test on the gap between |v| and the support's lower bound
-// v . w / |v|, the radii of spheres and capsules added back at the end.
-//
-// Every operation is one rounding in a fixed order (no FMA), so that a lane
-// version can follow it step for step.
+// GJK in van den Bergen's form (convex/gjk.hpp): a pair into a lane of the
+// kernel of convex/gjk_kernel-inl.h (support points of the Minkowski
+// difference of the cores, the closest point of the simplex, the
+// termination test), and the answer out of it: closest points with the radii
+// of spheres and capsules added back, features, the warm start. gjk() runs
+// one pair on the plain-double instantiation of the kernel, gjk_batch() many
+// on the active target's; every lane computes the same bits.
 #include "simdccd/convex/gjk.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "common/vec3_math.hpp"
+#include "convex/gjk_kernel_table.hpp"
 #include "convex/gjk_valid.hpp"
 #include "convex/support.hpp"
+#include "convex/gjk_kernel-inl.h"
 
 namespace simdccd::convex {
 namespace {
-
-// A vertex of the simplex: w = a - b with its support points (world, on the
-// cores) and their vertex ids.
-struct Vertex {
-  Vec3 w, a, b;
-  std::uint32_t ia = 0, ib = 0;
-};
-
-struct Simplex {
-  Vertex v[4];
-  double lambda[4] = {};
-  int n = 0;
-};
-
-// The closest point of a sub-simplex of points y to the origin: the indices
-// kept (into y), their weights, the point and its squared norm.
-struct Closest {
-  int n = 0;
-  int idx[4] = {};
-  double lambda[4] = {};
-  Vec3 v{};
-  double vv = 0;
-};
-
-Closest point(const Vec3* y, int i) {
-  Closest c;
-  c.n = 1;
-  c.idx[0] = i;
-  c.lambda[0] = 1;
-  c.v = y[i];
-  c.vv = dot(c.v, c.v);
-  return c;
-}
-
-// The segment y[i0] y[i1]: the origin's projection parameter along it,
-// clamped to an end.
-Closest segment(const Vec3* y, int i0, int i1) {
-  const Vec3 t = y[i1] - y[i0];
-  const double tt = dot(t, t);
-  if (tt == 0) return point(y, i1);
-  const double s = -dot(y[i0], t) / tt;
-  if (!(s > 0)) return point(y, i0);
-  if (!(s < 1)) return point(y, i1);
-  Closest c;
-  c.n = 2;
-  c.idx[0] = i0;
-  c.idx[1] = i1;
-  c.lambda[0] = 1 - s;
-  c.lambda[1] = s;
-  // v, then its rounding along t taken out: v . t = 0 to rounding relative
-  // to |v|, where the sum's errors (of the size of the points) would tilt a
-  // short v along the segment and spoil the lower bound v . w / |v|.
-  const Vec3 sum = c.lambda[0] * y[i0] + c.lambda[1] * y[i1];
-  c.v = sum - (dot(sum, t) / tt) * t;
-  c.vv = dot(c.v, c.v);
-  return c;
-}
-
-bool same_sign(double a, double b) { return (a > 0 && b > 0) || (a < 0 && b < 0); }
-
-void keep_closer(Closest& best, const Closest& c) {
-  if (best.n == 0 || c.vv < best.vv) best = c;
-}
-
-double area2(double ax, double ay, double bx, double by, double cx, double cy) {
-  return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
-}
-
-double coord(const Vec3& p, int k) { return k == 0 ? p.x : (k == 1 ? p.y : p.z); }
-
-// The triangle y[i0] y[i1] y[i2]: the origin projected on its plane, then
-// signed areas in the coordinate plane where the triangle's projection is
-// largest; outside, the edges facing the projection. A triangle flatter
-// than 2^-40 (|n| against its edges) is taken as its edges.
-Closest triangle(const Vec3* y, int i0, int i1, int i2) {
-  const Vec3 e1 = y[i1] - y[i0], e2 = y[i2] - y[i0];
-  const Vec3 n = cross(e1, e2);
-  const double nn = dot(n, n);
-  Closest best;
-  if (nn <= 0x1p-80 * (dot(e1, e1) * dot(e2, e2))) {
-    keep_closer(best, segment(y, i0, i1));
-    keep_closer(best, segment(y, i0, i2));
-    keep_closer(best, segment(y, i1, i2));
-    return best;
-  }
-  const Vec3 p0 = (dot(y[i0], n) / nn) * n;
-  const double ax = std::abs(n.x), ay = std::abs(n.y), az = std::abs(n.z);
-  const int k = ax >= ay && ax >= az ? 0 : (ay >= az ? 1 : 2);
-  const int i = (k + 1) % 3, j = (k + 2) % 3;
-  const double mu = coord(n, k);
-  const double px = coord(p0, i), py = coord(p0, j);
-  const double x0 = coord(y[i0], i), y0 = coord(y[i0], j);
-  const double x1 = coord(y[i1], i), y1 = coord(y[i1], j);
-  const double x2 = coord(y[i2], i), y2 = coord(y[i2], j);
-  const double c0 = area2(px, py, x1, y1, x2, y2);
-  const double c1 = area2(x0, y0, px, py, x2, y2);
-  const double c2 = area2(x0, y0, x1, y1, px, py);
-  if (same_sign(mu, c0) && same_sign(mu, c1) && same_sign(mu, c2)) {
-    const double sum = c0 + c1 + c2;
-    Closest c;
-    c.n = 3;
-    c.idx[0] = i0;
-    c.idx[1] = i1;
-    c.idx[2] = i2;
-    c.lambda[0] = c0 / sum;
-    c.lambda[1] = c1 / sum;
-    c.lambda[2] = c2 / sum;
-    // v = p0 rather than the weighted sum where the normal is accurate
-    // (sine of the angle at y0 at least 2^-6: n within 2^-46 radians, p0
-    // within 2^-45 |p0 - y0| of the plane): its direction is the plane's
-    // normal to rounding, where the sum's errors (of the size of the points)
-    // would tilt a short v and spoil the lower bound v . w / |v|.
-    const bool sharp = nn >= 0x1p-12 * (dot(e1, e1) * dot(e2, e2));
-    c.v = sharp ? p0 : c.lambda[0] * y[i0] + c.lambda[1] * y[i1] + c.lambda[2] * y[i2];
-    c.vv = dot(c.v, c.v);
-    return c;
-  }
-  if (!same_sign(mu, c0)) keep_closer(best, segment(y, i1, i2));
-  if (!same_sign(mu, c1)) keep_closer(best, segment(y, i0, i2));
-  if (!same_sign(mu, c2)) keep_closer(best, segment(y, i0, i1));
-  return best;
-}
-
-double triple(const Vec3& a, const Vec3& b, const Vec3& c) { return dot(a, cross(b, c)); }
-
-// The tetrahedron y[0..3]: the signed volumes with the origin in place of
-// each vertex against the whole; outside, the facets facing the origin. A
-// tetrahedron flatter than 2^-40 (its volume against its edges) cannot
-// certify that it holds the origin: all four facets are tried.
-Closest tetrahedron(const Vec3* y) {
-  const Vec3 e1 = y[1] - y[0], e2 = y[2] - y[0], e3 = y[3] - y[0];
-  const double det = triple(e1, e2, e3);
-  const bool flat = det * det <= 0x1p-80 * (dot(e1, e1) * dot(e2, e2) * dot(e3, e3));
-  const double c[4] = {triple(y[1], y[2], y[3]), -triple(y[0], y[2], y[3]), triple(y[0], y[1], y[3]),
-                       -triple(y[0], y[1], y[2])};
-  if (!flat && same_sign(det, c[0]) && same_sign(det, c[1]) && same_sign(det, c[2]) && same_sign(det, c[3])) {
-    const double sum = c[0] + c[1] + c[2] + c[3];
-    Closest r;
-    r.n = 4;
-    for (int i = 0; i < 4; ++i) {
-      r.idx[i] = i;
-      r.lambda[i] = c[i] / sum;
-    }
-    return r;  // v = 0: the origin is inside
-  }
-  Closest best;
-  if (flat || !same_sign(det, c[0])) keep_closer(best, triangle(y, 1, 2, 3));
-  if (flat || !same_sign(det, c[1])) keep_closer(best, triangle(y, 0, 2, 3));
-  if (flat || !same_sign(det, c[2])) keep_closer(best, triangle(y, 0, 1, 3));
-  if (flat || !same_sign(det, c[3])) keep_closer(best, triangle(y, 0, 1, 2));
-  return best;
-}
-
-// The closest point of the whole simplex `in` to the origin; `out` keeps
-// the vertices with positive weight. Returns v.
-Closest reduce(const Simplex& in, Simplex& out) {
-  Vec3 y[4];
-  for (int i = 0; i < in.n; ++i) y[i] = in.v[i].w;
-  Closest c;
-  switch (in.n) {
-    case 1:
-      c = point(y, 0);
-      break;
-    case 2:
-      c = segment(y, 0, 1);
-      break;
-    case 3:
-      c = triangle(y, 0, 1, 2);
-      break;
-    default:
-      c = tetrahedron(y);
-      break;
-  }
-  out.n = c.n;
-  for (int i = 0; i < c.n; ++i) {
-    out.v[i] = in.v[c.idx[i]];
-    out.lambda[i] = c.lambda[i];
-  }
-  return c;
-}
 
 // A posed shape's core (sphere: its center, capsule: its segment, others:
 // the shape) with the radius swept around it.
@@ -216,30 +38,6 @@ class Core {
 
   double margin() const { return margin_; }
   bool has_ids() const { return s_.kind != ShapeKind::cylinder; }
-
-  SupportPoint support(const Vec3& d) const {
-    const auto& R = pose_.R;
-    switch (s_.kind) {
-      case ShapeKind::sphere:
-        return {end0_, 0};
-      case ShapeKind::capsule: {
-        const double dz = R[2] * d.x + R[5] * d.y + R[8] * d.z;  // (R^T d).z
-        return dz > 0 ? SupportPoint{end1_, 1} : SupportPoint{end0_, 0};
-      }
-      case ShapeKind::box: {
-        const SupportPoint p = box_support(s_.half, transpose_times(R, d));
-        return {apply(pose_, p.point), p.vertex};
-      }
-      case ShapeKind::cylinder:
-        return {apply(pose_, cylinder_support(s_.radius, s_.half_height, transpose_times(R, d))), no_vertex};
-      case ShapeKind::polytope: {
-        const SupportPoint p =
-            polytope_support(s_.vertices.data(), s_.vertices.size(), transpose_times(R, d));
-        return {apply(pose_, p.point), p.vertex};
-      }
-    }
-    return {};
-  }
 
   // The core vertex `id` in the world; false when there is none.
   bool vertex(std::uint32_t id, Vec3& out) const {
@@ -296,7 +94,9 @@ class Core {
       const std::uint32_t b0 = differ & (0u - differ), b1 = differ & ~b0;
       return {FeatureType::face, face_index(lo, lo | b0, lo | b1)};
     }
-    // Spread over the solid (an intersecting simplex): three of its vertices.
+    // Spread over the solid (an intersecting simplex): three of its
+    // vertices, or for a diagonal (two) the face x y through the first.
+    if (n < 3) return {FeatureType::face, face_index(ids[0], ids[0] ^ 1u, ids[0] ^ 2u)};
     return {FeatureType::face, face_index(ids[0], ids[1], ids[2])};
   }
 
@@ -321,11 +121,13 @@ class Core {
   Vec3 end0_{}, end1_{};
 };
 
-// The distinct ids of one side of the simplex, ascending.
-int distinct_ids(const Simplex& s, bool side_a, std::uint32_t* out) {
+// The distinct ids (ia or ib rows) of the slots in, ascending.
+template <std::size_t K>
+int distinct_ids(const GjkLanes<K>& lanes, std::size_t l, const double (&ids)[5][K], std::uint32_t* out) {
   int n = 0;
-  for (int i = 0; i < s.n; ++i) {  // insertion into the sorted prefix
-    const std::uint32_t id = side_a ? s.v[i].ia : s.v[i].ib;
+  for (int s = 0; s < 4; ++s) {  // insertion into the sorted prefix
+    if (!(lanes.in[s][l] > 0)) continue;
+    const auto id = static_cast<std::uint32_t>(ids[s][l]);
     int k = n;
     while (k > 0 && out[k - 1] > id) --k;
     if (k > 0 && out[k - 1] == id) continue;
@@ -336,15 +138,16 @@ int distinct_ids(const Simplex& s, bool side_a, std::uint32_t* out) {
   return n;
 }
 
-Vertex make_vertex(const SupportPoint& a, const SupportPoint& b) {
-  return {a.point - b.point, a.point, b.point, a.vertex, b.vertex};
+template <std::size_t K>
+void set_row(double (&row)[3][K], std::size_t l, const Vec3& p) {
+  row[0][l] = p.x;
+  row[1][l] = p.y;
+  row[2][l] = p.z;
 }
 
-bool holds(const Simplex& s, const Vec3& w) {
-  for (int i = 0; i < s.n; ++i) {
-    if (s.v[i].w == w) return true;
-  }
-  return false;
+template <std::size_t K>
+Vec3 get_row(const double (&row)[3][K], std::size_t l) {
+  return {row[0][l], row[1][l], row[2][l]};
 }
 
 }  // namespace
@@ -361,143 +164,91 @@ double gjk_tolerance(const GjkOptions& options, double size, double offset) {
   return options.tolerance * size + 0x1p-40 * offset;
 }
 
-GjkResult gjk(const ConvexShape& a, const Pose& pa, const ConvexShape& b, const Pose& pb,
-              const GjkOptions& options, const GjkWarmStart* warm) {
-  const double reach_a = checked_reach(a), reach_b = checked_reach(b);
-  if (!is_valid(options) || !is_valid(pa) || !is_valid(pb) || std::isnan(reach_a) || std::isnan(reach_b)) return {};
-  return gjk_valid(a, reach_a, pa, b, reach_b, pb, options, warm);
-}
-
-GjkResult gjk_valid(const ConvexShape& a, double reach_a, const Pose& pa, const ConvexShape& b, double reach_b,
-                    const Pose& pb, const GjkOptions& options, const GjkWarmStart* warm) {
-  GjkResult r;
-  r.valid = true;
-  const double tau = gjk_tolerance(options, reach_a + reach_b + norm(pa.x - pb.x), norm(pa.x) + norm(pb.x));
-  r.tolerance = tau;
-  const Core ca(a, pa), cb(b, pb);
+template <std::size_t K>
+void fill_lane(GjkLanes<K>& lanes, std::size_t l, const GjkPair& p, const GjkOptions& options) {
+  const double tau = gjk_tolerance(options, p.reach_a + p.reach_b + norm(p.pa->x - p.pb->x),
+                                   norm(p.pa->x) + norm(p.pb->x));
+  const Core ca(*p.a, *p.pa), cb(*p.b, *p.pb);
+  const ConvexShape* shape[2] = {p.a, p.b};
+  const Pose* pose[2] = {p.pa, p.pb};
+  lanes.live[l] = 1;
+  for (int s = 0; s < 2; ++s) {
+    const ConvexShape& c = *shape[s];
+    lanes.kind[s][l] = static_cast<double>(c.kind);
+    for (int k = 0; k < 9; ++k) lanes.R[s][k][l] = pose[s]->R[k];
+    set_row(lanes.x[s], l, pose[s]->x);
+    const bool capsule = c.kind == ShapeKind::capsule;
+    set_row(lanes.end0[s], l, capsule ? capsule_end(c, *pose[s], 0) : pose[s]->x);
+    set_row(lanes.end1[s], l, capsule ? capsule_end(c, *pose[s], 1) : pose[s]->x);
+    set_row(lanes.half[s], l, c.kind == ShapeKind::cylinder ? Vec3{c.radius, 0, c.half_height} : c.half);
+    const bool polytope = c.kind == ShapeKind::polytope;
+    lanes.last[s][l] = polytope ? static_cast<double>(c.vertices.size() - 1) : 0;
+  }
+  // Stop at |v| <= margin + tau/2 (intersecting). An intersection test
+  // only: a plane that holds the shapes 5 tau/8 apart proves D > tau/2, so
+  // the distance query's |v| could never fall to `hit`: both answer alike.
   const double margin = ca.margin() + cb.margin();
-  const bool ids = ca.has_ids() && cb.has_ids();
-  const auto support = [&](const Vec3& d) {  // of A - B at -d: the point of least d . w
-    ++r.iterations;
-    return make_vertex(ca.support(-1.0 * d), cb.support(d));
-  };
-
-  Simplex s[2];
-  int cur = 0;
-  Vec3 v{};
-  double vv = 0;
+  const double hit = margin + 0.5 * tau;
+  lanes.tau[l] = tau;
+  lanes.hit2[l] = hit * hit;
+  lanes.apart[l] = options.intersection_only ? margin + 0.625 * tau : INFINITY;
+  lanes.max_iterations[l] = options.max_iterations;
+  lanes.lb[l] = -std::numeric_limits<double>::infinity();
+  lanes.iterations[l] = 0;
+  lanes.converged[l] = 0;
   // Warm start from the previous simplex's vertex ids, else from a direction.
-  if (warm != nullptr && ids && warm->count >= 1 && warm->count <= 4) {
-    Simplex& t = s[1];
+  const GjkWarmStart* warm = p.warm;
+  int n = 0;
+  if (warm != nullptr && ca.has_ids() && cb.has_ids() && warm->count >= 1 && warm->count <= 4) {
     for (int i = 0; i < warm->count; ++i) {
-      Vertex x;
-      x.ia = warm->vertex_a[i];
-      x.ib = warm->vertex_b[i];
-      if (!ca.vertex(x.ia, x.a) || !cb.vertex(x.ib, x.b)) {
-        t.n = 0;
+      Vec3 a, b;
+      if (!ca.vertex(warm->vertex_a[i], a) || !cb.vertex(warm->vertex_b[i], b)) {
+        n = 0;
         break;
       }
-      x.w = x.a - x.b;
-      if (!holds(t, x.w)) t.v[t.n++] = x;
-    }
-    if (t.n > 0) {
-      const Closest c = reduce(t, s[0]);
-      v = c.v;
-      vv = c.vv;
+      const Vec3 w = a - b;
+      bool held = false;
+      for (int j = 0; j < n; ++j) held = held || get_row(lanes.w[j], l) == w;
+      if (held) continue;
+      set_row(lanes.w[n], l, w);
+      set_row(lanes.a[n], l, a);
+      set_row(lanes.b[n], l, b);
+      lanes.ia[n][l] = warm->vertex_a[i];
+      lanes.ib[n][l] = warm->vertex_b[i];
+      ++n;
     }
   }
-  if (s[0].n == 0) {
-    Vec3 d = warm != nullptr && finite(warm->direction) && !is_zero(warm->direction) ? warm->direction
-                                                                                     : pa.x - pb.x;
-    if (is_zero(d)) d = {1, 0, 0};
-    s[0].n = 1;
-    s[0].v[0] = support(d);
-    s[0].lambda[0] = 1;
-    v = s[0].v[0].w;
-    vv = dot(v, v);
-  }
+  for (int s = 0; s < 4; ++s) lanes.in[s][l] = s < n ? 1 : 0;
+  Vec3 d = warm != nullptr && finite(warm->direction) && !is_zero(warm->direction) ? warm->direction
+                                                                                   : p.pa->x - p.pb->x;
+  if (is_zero(d)) d = {1, 0, 0};
+  set_row(lanes.start, l, d);
+}
 
-  // Stop at |v| <= margin + tau/2 (intersecting), or at a gap |v| - v.w/|v|
-  // of at most tau/4 (converged), or when no progress is possible.
-  const double hit = margin + 0.5 * tau;
-  const double hit2 = hit * hit;
-  // Intersection only: a plane that holds the shapes 5 tau/8 apart proves D > tau/2,
-  // so the distance query's |v| could never fall to `hit`: both queries answer alike.
-  const double apart = options.intersection_only ? margin + 0.625 * tau : INFINITY;
-  double lb = -std::numeric_limits<double>::infinity();
-  Vec3 last_direction = v, lb_direction{};
-  double lb_norm = 0;
-  // The plane normal to direction u (of norm |u| = un) through the support
-  // w = S(-u): all of A - B lies at least u . w / |u| along it.
-  const auto raise_bound = [&](const Vec3& u, double un, const Vec3& w) {
-    const double bound = dot(u, w) / un;
-    if (bound > lb) {
-      lb = bound;
-      lb_direction = u;
-      lb_norm = un;
-    }
-  };
-  for (;;) {
-    if (s[cur].n == 4 || vv <= hit2) {
-      r.converged = true;
-      break;
-    }
-    if (static_cast<int>(r.iterations) >= options.max_iterations) break;
-    const Vertex w = support(v);
-    const double d = std::sqrt(vv);
-    raise_bound(v, d, w.w);
-    if (d - lb <= 0.25 * tau) {
-      r.converged = true;
-      break;
-    }
-    if (lb > apart) break;
-    bool stalled = holds(s[cur], w.w);
-    if (!stalled) {
-      Simplex& grown = s[cur];
-      grown.v[grown.n++] = w;
-      const Closest c = reduce(grown, s[1 - cur]);
-      if (c.n < 4 && !(c.vv < vv)) {
-        --grown.n;  // no progress: keep the previous simplex
-        stalled = true;
-      } else {
-        cur = 1 - cur;
-        v = c.v;
-        vv = c.n == 4 ? 0 : c.vv;
-        if (vv > 0) last_direction = v;
-        continue;
-      }
-    }
-    // Stalled on rounding. A segment between two edges (a diagonal of their
-    // face of A - B) has v tilted off the face's normal by the rounding of
-    // its points over |v|: try the normal itself, the edges' cross product.
-    const Simplex& t = s[cur];
-    if (t.n == 2 && t.v[0].ia != t.v[1].ia && t.v[0].ib != t.v[1].ib &&
-        static_cast<int>(r.iterations) < options.max_iterations) {
-      Vec3 normal = cross(t.v[1].a - t.v[0].a, t.v[1].b - t.v[0].b);
-      const double nn = dot(normal, normal);
-      if (nn > 0) {
-        if (dot(normal, v) < 0) normal = -1.0 * normal;
-        raise_bound(normal, std::sqrt(nn), support(normal).w);
-        r.converged = d - lb <= 0.25 * tau;
-      }
-    }
-    break;
-  }
-
-  const Simplex& f = s[cur];
+template <std::size_t K>
+GjkResult finish_lane(const GjkLanes<K>& lanes, std::size_t l, const GjkPair& p) {
+  const Core ca(*p.a, *p.pa), cb(*p.b, *p.pb);
+  const double margin = ca.margin() + cb.margin();
+  const double tau = lanes.tau[l];
+  GjkResult r;
+  r.valid = true;
+  r.tolerance = tau;
+  r.converged = lanes.converged[l] > 0;
+  r.iterations = static_cast<std::uint32_t>(lanes.iterations[l]);
   Vec3 core_a{}, core_b{};
-  for (int i = 0; i < f.n; ++i) {
-    core_a = core_a + f.lambda[i] * f.v[i].a;
-    core_b = core_b + f.lambda[i] * f.v[i].b;
+  for (int s = 0; s < 4; ++s) {
+    if (!(lanes.in[s][l] > 0)) continue;
+    core_a = core_a + lanes.lambda[s][l] * get_row(lanes.a[s], l);
+    core_b = core_b + lanes.lambda[s][l] * get_row(lanes.b[s], l);
   }
+  const double vv = lanes.vv[l];
   const double d = std::sqrt(vv);
-  r.intersecting = vv <= hit2;
+  r.intersecting = vv <= lanes.hit2[l];
   r.distance = r.intersecting ? 0 : d - margin;
-  r.lower_bound = std::max(0.0, lb - margin);
-  if (r.intersecting) r.lower_bound = 0;
-  if (r.lower_bound > 0) r.separating_axis = (-1 / lb_norm) * lb_direction;
+  r.lower_bound = r.intersecting ? 0 : std::max(0.0, lanes.lb[l] - margin);
+  if (r.lower_bound > 0) r.separating_axis = (-1 / lanes.lb_norm[l]) * get_row(lanes.lb_dir, l);
   if (d > 0 && margin > 0) {
-    const Vec3 unit = (1 / d) * v;
+    const Vec3 unit = (1 / d) * get_row(lanes.v, l);
     core_a = core_a - ca.margin() * unit;
     core_b = core_b + cb.margin() * unit;
   }
@@ -505,21 +256,57 @@ GjkResult gjk_valid(const ConvexShape& a, double reach_a, const Pose& pa, const 
   r.point_b = core_b;
 
   std::uint32_t id[4];
-  int n = distinct_ids(f, true, id);
+  int n = distinct_ids(lanes, l, lanes.ia, id);
   r.feature_a = ca.feature(id, n, r.point_a, tau);
-  n = distinct_ids(f, false, id);
+  n = distinct_ids(lanes, l, lanes.ib, id);
   r.feature_b = cb.feature(id, n, r.point_b, tau);
 
   // An intersecting pair's last direction says little: the next call starts cold.
-  r.warm.direction = r.intersecting ? Vec3{} : last_direction;
-  if (ids) {
-    r.warm.count = static_cast<std::uint8_t>(f.n);
-    for (int i = 0; i < f.n; ++i) {
-      r.warm.vertex_a[i] = f.v[i].ia;
-      r.warm.vertex_b[i] = f.v[i].ib;
+  r.warm.direction = r.intersecting ? Vec3{} : get_row(lanes.last_dir, l);
+  if (ca.has_ids() && cb.has_ids()) {
+    for (int s = 0; s < 4; ++s) {
+      if (!(lanes.in[s][l] > 0)) continue;
+      r.warm.vertex_a[r.warm.count] = static_cast<std::uint32_t>(lanes.ia[s][l]);
+      r.warm.vertex_b[r.warm.count] = static_cast<std::uint32_t>(lanes.ib[s][l]);
+      ++r.warm.count;
     }
   }
   return r;
+}
+
+template void fill_lane(GjkLanes<kGjkBatch>&, std::size_t, const GjkPair&, const GjkOptions&);
+template GjkResult finish_lane(const GjkLanes<kGjkBatch>&, std::size_t, const GjkPair&);
+
+namespace {
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+bool same_bits(const Vec3& a, const Vec3& b) { return same_bits(a.x, b.x) && same_bits(a.y, b.y) && same_bits(a.z, b.z); }
+
+}  // namespace
+
+bool identical(const GjkResult& a, const GjkResult& b) {
+  return a.valid == b.valid && a.intersecting == b.intersecting && a.converged == b.converged &&
+         same_bits(a.distance, b.distance) && same_bits(a.lower_bound, b.lower_bound) &&
+         same_bits(a.tolerance, b.tolerance) && same_bits(a.separating_axis, b.separating_axis) &&
+         same_bits(a.point_a, b.point_a) && same_bits(a.point_b, b.point_b) && a.feature_a == b.feature_a &&
+         a.feature_b == b.feature_b && a.iterations == b.iterations && same_bits(a.warm.direction, b.warm.direction) &&
+         a.warm.count == b.warm.count && a.warm.vertex_a == b.warm.vertex_a && a.warm.vertex_b == b.warm.vertex_b;
+}
+
+GjkFunction scalar_gjk_kernel() { return &portable::gjk_lanes<simd::ScalarLanes, kGjkBatch>; }
+
+GjkResult gjk(const ConvexShape& a, const Pose& pa, const ConvexShape& b, const Pose& pb,
+              const GjkOptions& options, const GjkWarmStart* warm) {
+  const double reach_a = checked_reach(a), reach_b = checked_reach(b);
+  if (!is_valid(options) || !is_valid(pa) || !is_valid(pb) || std::isnan(reach_a) || std::isnan(reach_b)) return {};
+  GjkLanes<1> lane{};
+  const GjkPair pair{&a, reach_a, &pa, &b, reach_b, &pb, warm};
+  static_assert(sizeof(Vec3) == 3 * sizeof(double), "a polytope's Vec3 array is its vertex rows");
+  lane.vertices[0] = a.kind == ShapeKind::polytope ? &a.vertices[0].x : nullptr;
+  lane.vertices[1] = b.kind == ShapeKind::polytope ? &b.vertices[0].x : nullptr;
+  fill_lane(lane, 0, pair, options);
+  portable::gjk_lanes<simd::ScalarLanes>(lane);
+  return finish_lane(lane, 0, pair);
 }
 
 }  // namespace simdccd::convex

@@ -1,4 +1,6 @@
-// Many GJK queries over cores (convex/gjk_batch.hpp).
+// Many GJK queries over cores and SIMD lanes (convex/gjk_batch.hpp): the
+// pairs sorted by their shapes' kinds so that a vector's lanes run the same
+// support code, 64 to a batch of the active target's kernel.
 #include "simdccd/convex/gjk_batch.hpp"
 
 #include <tbb/blocked_range.h>
@@ -6,10 +8,15 @@
 #include <tbb/parallel_reduce.h>
 #include <tbb/task_arena.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <memory>
+#include <numeric>
 #include <stdexcept>
 #include <vector>
 
+#include "convex/gjk_kernel_table.hpp"
 #include "convex/gjk_valid.hpp"
 
 namespace simdccd::convex {
@@ -31,30 +38,94 @@ GjkBatchStats gjk_batch(std::span<const ConvexShape> shapes, std::span<const Sha
   if (results.size() != pairs.size() || (!warm.empty() && warm.size() != pairs.size())) {
     throw std::invalid_argument("gjk_batch: results and warm must have one entry a pair");
   }
-  std::vector<double> reach_of(shapes.size());
+  const GjkFunction kernel = active_gjk_kernel();
   const bool options_ok = is_valid(options);
-  const auto run = [&](const tbb::blocked_range<std::size_t>& range, GjkBatchStats stats) {
-    for (std::size_t i = range.begin(); i < range.end(); ++i) {
-      const ShapePair& p = pairs[i];
-      GjkResult& r = results[i];
-      const bool ok = options_ok && p.a < shapes.size() && p.b < shapes.size() && !std::isnan(reach_of[p.a]) &&
-                      !std::isnan(reach_of[p.b]) && is_valid(p.pose_a) && is_valid(p.pose_b);
-      r = ok ? gjk_valid(shapes[p.a], reach_of[p.a], p.pose_a, shapes[p.b], reach_of[p.b], p.pose_b, options,
-                         warm.empty() ? nullptr : &warm[i])
-             : GjkResult{};
-      stats.invalid += !r.valid;
-      stats.intersecting += r.intersecting;
-      stats.not_converged += r.valid && !r.intersecting && !r.converged;
-      stats.iterations += r.iterations;
-    }
-    return stats;
-  };
+  std::vector<double> reach_of(shapes.size());
+  std::vector<std::uint32_t> order;
   const auto body = [&] {
     // A shape's reach, or NaN for an invalid shape: checked once, not once a pair.
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, shapes.size(), 256), [&](const auto& range) {
       for (std::size_t i = range.begin(); i < range.end(); ++i) reach_of[i] = checked_reach(shapes[i]);
     });
-    return tbb::parallel_reduce(tbb::blocked_range<std::size_t>(0, pairs.size(), 256), GjkBatchStats{}, run,
+    // The valid pairs, then by kind pair.
+    GjkBatchStats invalid{};
+    order.reserve(pairs.size());
+    for (std::uint32_t i = 0; i < pairs.size(); ++i) {
+      const ShapePair& p = pairs[i];
+      const bool ok = options_ok && p.a < shapes.size() && p.b < shapes.size() && !std::isnan(reach_of[p.a]) &&
+                      !std::isnan(reach_of[p.b]) && is_valid(p.pose_a) && is_valid(p.pose_b);
+      if (ok) {
+        order.push_back(i);
+      } else {
+        results[i] = GjkResult{};
+        ++invalid.invalid;
+      }
+    }
+    // A counting sort by kind pair (none when all pairs share one): a
+    // vector's lanes then mostly run one kind's support code.
+    const auto kinds = [&](std::uint32_t i) {
+      return static_cast<std::size_t>(shapes[pairs[i].a].kind) * 5 + static_cast<std::size_t>(shapes[pairs[i].b].kind);
+    };
+    std::array<std::size_t, 26> start{};
+    for (const std::uint32_t i : order) ++start[kinds(i) + 1];
+    if (std::count(start.begin(), start.end(), 0) < 25) {
+      std::partial_sum(start.begin(), start.end(), start.begin());
+      std::vector<std::uint32_t> sorted(order.size());
+      for (const std::uint32_t i : order) sorted[start[kinds(i)]++] = i;
+      order.swap(sorted);
+    }
+    const std::size_t batches = (order.size() + kGjkBatch - 1) / kGjkBatch;
+    const auto run = [&](const tbb::blocked_range<std::size_t>& range, GjkBatchStats stats) {
+      auto lanes = std::make_unique<GjkLanes<kGjkBatch>>();
+      std::vector<double> rows[2];  // the batch's polytope vertices in GjkLanes::vertices layout
+      for (std::size_t batch = range.begin(); batch < range.end(); ++batch) {
+        const std::size_t begin = batch * kGjkBatch, end = std::min(order.size(), begin + kGjkBatch);
+        std::size_t longest[2] = {0, 0};
+        for (std::size_t k = begin; k < end; ++k) {
+          const std::uint32_t i = order[k];
+          const ShapePair& p = pairs[i];
+          fill_lane(*lanes, k - begin,
+                    {&shapes[p.a], reach_of[p.a], &p.pose_a, &shapes[p.b], reach_of[p.b], &p.pose_b,
+                     warm.empty() ? nullptr : &warm[i]},
+                    options);
+          longest[0] = std::max(longest[0], shapes[p.a].vertices.size());
+          longest[1] = std::max(longest[1], shapes[p.b].vertices.size());
+        }
+        for (int s = 0; s < 2; ++s) {
+          rows[s].resize(3 * longest[s] * kGjkBatch);
+          for (std::size_t k = begin; k < end; ++k) {
+            const ShapePair& p = pairs[order[k]];
+            const std::vector<Vec3>& v = shapes[s == 0 ? p.a : p.b].vertices;
+            if (v.empty()) continue;  // not a polytope: never scanned
+            double* row = rows[s].data() + (k - begin);
+            for (std::size_t j = 0; j < v.size(); ++j, row += 3 * kGjkBatch) {
+              row[0] = v[j].x;
+              row[kGjkBatch] = v[j].y;
+              row[2 * kGjkBatch] = v[j].z;
+            }
+            for (std::size_t j = v.size(); j < longest[s]; ++j, row += 3 * kGjkBatch) {  // the last one again
+              row[0] = row[-3 * std::ptrdiff_t{kGjkBatch}];
+              row[kGjkBatch] = row[-2 * std::ptrdiff_t{kGjkBatch}];
+              row[2 * kGjkBatch] = row[-std::ptrdiff_t{kGjkBatch}];
+            }
+          }
+          lanes->vertices[s] = rows[s].data();
+        }
+        for (std::size_t l = end - begin; l < kGjkBatch; ++l) lanes->live[l] = 0;
+        kernel(*lanes);
+        for (std::size_t k = begin; k < end; ++k) {
+          GjkResult& r = results[order[k]];
+          const ShapePair& p = pairs[order[k]];
+          r = finish_lane(*lanes, k - begin, {&shapes[p.a], 0, &p.pose_a, &shapes[p.b], 0, &p.pose_b});
+          stats.intersecting += r.intersecting;
+          stats.not_converged += !r.intersecting && !r.converged;
+          stats.iterations += r.iterations;
+        }
+      }
+      return stats;
+    };
+    // Eight batches a task at least: the lanes' state (90 KB) is set up once a task.
+    return tbb::parallel_reduce(tbb::blocked_range<std::size_t>(0, batches, 8), invalid, run,
                                 [](GjkBatchStats a, const GjkBatchStats& b) { return a += b; });
   };
   if (threads <= 0) return body();

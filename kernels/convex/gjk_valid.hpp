@@ -1,16 +1,37 @@
 // GJK past its input checks, for callers that validated the shapes and
-// measured their reach once for many pairs (the batch). Internal.
+// measured their reach once for many pairs (the batch): one pair into a lane
+// of a GjkLanes batch, and its answer out of it. Internal.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+
 #include "simdccd/convex/gjk.hpp"
+#include "convex/gjk_lanes.hpp"
 
 namespace simdccd::convex {
 
 /// reach(shape) when is_valid(shape), else NaN: one pass over a polytope's vertices.
 double checked_reach(const ConvexShape& shape);
 
-/// gjk() for valid options, poses and shapes whose reach() is given.
-GjkResult gjk_valid(const ConvexShape& a, double reach_a, const Pose& pa, const ConvexShape& b, double reach_b,
-                    const Pose& pb, const GjkOptions& options, const GjkWarmStart* warm);
+/// One valid pair: shapes, their reach() and poses.
+struct GjkPair {
+  const ConvexShape* a;
+  double reach_a;
+  const Pose* pa;
+  const ConvexShape* b;
+  double reach_b;
+  const Pose* pb;
+  const GjkWarmStart* warm = nullptr;
+};
+
+/// Lane `lane` := the pair at its start (live); the polytopes' vertex rows
+/// (GjkLanes::vertices) are the caller's.
+template <std::size_t K>
+void fill_lane(GjkLanes<K>& lanes, std::size_t lane, const GjkPair& pair, const GjkOptions& options);
+
+/// The answer of a lane the kernel ran, for the pair it was filled with.
+template <std::size_t K>
+GjkResult finish_lane(const GjkLanes<K>& lanes, std::size_t lane, const GjkPair& pair);
 
 }  // namespace simdccd::convex

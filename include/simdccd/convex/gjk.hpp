@@ -102,6 +102,10 @@ struct GjkResult {
   GjkWarmStart warm{};
 };
 
+/// a and b are the same answer: every field equal, doubles bit for bit (what
+/// gjk_batch() on any target and thread count gives against gjk()).
+bool identical(const GjkResult& a, const GjkResult& b);
+
 /// The distance of shape a at pose pa and shape b at pose pb, or that they
 /// intersect. `warm`: the previous frame's result.warm (may be null).
 /// Sphere and capsule run as their core point and segment with the radius
