@@ -299,11 +299,14 @@ GjkResult gjk(const ConvexShape& a, const Pose& pa, const ConvexShape& b, const 
               const GjkOptions& options, const GjkWarmStart* warm) {
   const double reach_a = checked_reach(a), reach_b = checked_reach(b);
   if (!is_valid(options) || !is_valid(pa) || !is_valid(pb) || std::isnan(reach_a) || std::isnan(reach_b)) return {};
+  return gjk_one({&a, reach_a, &pa, &b, reach_b, &pb, warm}, options);
+}
+
+GjkResult gjk_one(const GjkPair& pair, const GjkOptions& options) {
   GjkLanes<1> lane{};
-  const GjkPair pair{&a, reach_a, &pa, &b, reach_b, &pb, warm};
   static_assert(sizeof(Vec3) == 3 * sizeof(double), "a polytope's Vec3 array is its vertex rows");
-  lane.vertices[0] = a.kind == ShapeKind::polytope ? &a.vertices[0].x : nullptr;
-  lane.vertices[1] = b.kind == ShapeKind::polytope ? &b.vertices[0].x : nullptr;
+  lane.vertices[0] = pair.a->kind == ShapeKind::polytope ? &pair.a->vertices[0].x : nullptr;
+  lane.vertices[1] = pair.b->kind == ShapeKind::polytope ? &pair.b->vertices[0].x : nullptr;
   fill_lane(lane, 0, pair, options);
   portable::gjk_lanes<simd::ScalarLanes>(lane);
   return finish_lane(lane, 0, pair);

@@ -22,6 +22,10 @@
 namespace simdccd::convex {
 namespace {
 
+/// The most vertices a polytope copied into a batch's vertex rows may have:
+/// the rows then take at most 3 x 256 x 64 doubles (384 KiB) a side.
+constexpr std::size_t kLaneVertices = 256;
+
 GjkBatchStats& operator+=(GjkBatchStats& s, const GjkBatchStats& t) {
   s.intersecting += t.intersecting;
   s.invalid += t.invalid;
@@ -41,24 +45,28 @@ GjkBatchStats gjk_batch(std::span<const ConvexShape> shapes, std::span<const Sha
   const GjkFunction kernel = active_gjk_kernel();
   const bool options_ok = is_valid(options);
   std::vector<double> reach_of(shapes.size());
-  std::vector<std::uint32_t> order;
+  std::vector<std::uint32_t> order, alone;
   const auto body = [&] {
     // A shape's reach, or NaN for an invalid shape: checked once, not once a pair.
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, shapes.size(), 256), [&](const auto& range) {
       for (std::size_t i = range.begin(); i < range.end(); ++i) reach_of[i] = checked_reach(shapes[i]);
     });
-    // The valid pairs, then by kind pair.
+    // The valid pairs for the lanes, then by kind pair; a pair with a polytope
+    // of more than kLaneVertices vertices runs alone (gjk()'s path, the same
+    // bits), its vertices scanned in place rather than copied into rows.
     GjkBatchStats invalid{};
     order.reserve(pairs.size());
     for (std::uint32_t i = 0; i < pairs.size(); ++i) {
       const ShapePair& p = pairs[i];
       const bool ok = options_ok && p.a < shapes.size() && p.b < shapes.size() && !std::isnan(reach_of[p.a]) &&
                       !std::isnan(reach_of[p.b]) && is_valid(p.pose_a) && is_valid(p.pose_b);
-      if (ok) {
-        order.push_back(i);
-      } else {
+      if (!ok) {
         results[i] = GjkResult{};
         ++invalid.invalid;
+      } else if (shapes[p.a].vertices.size() > kLaneVertices || shapes[p.b].vertices.size() > kLaneVertices) {
+        alone.push_back(i);
+      } else {
+        order.push_back(i);
       }
     }
     // A counting sort by kind pair (none when all pairs share one): a
@@ -74,6 +82,16 @@ GjkBatchStats gjk_batch(std::span<const ConvexShape> shapes, std::span<const Sha
       for (const std::uint32_t i : order) sorted[start[kinds(i)]++] = i;
       order.swap(sorted);
     }
+    const auto count = [](GjkBatchStats& stats, const GjkResult& r) {
+      stats.intersecting += r.intersecting;
+      stats.not_converged += !r.intersecting && !r.converged;
+      stats.iterations += r.iterations;
+    };
+    const auto pair_of = [&](std::uint32_t i) {
+      const ShapePair& p = pairs[i];
+      return GjkPair{&shapes[p.a], reach_of[p.a], &p.pose_a, &shapes[p.b], reach_of[p.b], &p.pose_b,
+                     warm.empty() ? nullptr : &warm[i]};
+    };
     const std::size_t batches = (order.size() + kGjkBatch - 1) / kGjkBatch;
     const auto run = [&](const tbb::blocked_range<std::size_t>& range, GjkBatchStats stats) {
       auto lanes = std::make_unique<GjkLanes<kGjkBatch>>();
@@ -82,12 +100,8 @@ GjkBatchStats gjk_batch(std::span<const ConvexShape> shapes, std::span<const Sha
         const std::size_t begin = batch * kGjkBatch, end = std::min(order.size(), begin + kGjkBatch);
         std::size_t longest[2] = {0, 0};
         for (std::size_t k = begin; k < end; ++k) {
-          const std::uint32_t i = order[k];
-          const ShapePair& p = pairs[i];
-          fill_lane(*lanes, k - begin,
-                    {&shapes[p.a], reach_of[p.a], &p.pose_a, &shapes[p.b], reach_of[p.b], &p.pose_b,
-                     warm.empty() ? nullptr : &warm[i]},
-                    options);
+          const ShapePair& p = pairs[order[k]];
+          fill_lane(*lanes, k - begin, pair_of(order[k]), options);
           longest[0] = std::max(longest[0], shapes[p.a].vertices.size());
           longest[1] = std::max(longest[1], shapes[p.b].vertices.size());
         }
@@ -115,18 +129,24 @@ GjkBatchStats gjk_batch(std::span<const ConvexShape> shapes, std::span<const Sha
         kernel(*lanes);
         for (std::size_t k = begin; k < end; ++k) {
           GjkResult& r = results[order[k]];
-          const ShapePair& p = pairs[order[k]];
-          r = finish_lane(*lanes, k - begin, {&shapes[p.a], 0, &p.pose_a, &shapes[p.b], 0, &p.pose_b});
-          stats.intersecting += r.intersecting;
-          stats.not_converged += !r.intersecting && !r.converged;
-          stats.iterations += r.iterations;
+          r = finish_lane(*lanes, k - begin, pair_of(order[k]));
+          count(stats, r);
         }
       }
       return stats;
     };
     // Eight batches a task at least: the lanes' state (90 KB) is set up once a task.
-    return tbb::parallel_reduce(tbb::blocked_range<std::size_t>(0, batches, 8), invalid, run,
-                                [](GjkBatchStats a, const GjkBatchStats& b) { return a += b; });
+    const auto add = [](GjkBatchStats a, const GjkBatchStats& b) { return a += b; };
+    GjkBatchStats stats = tbb::parallel_reduce(tbb::blocked_range<std::size_t>(0, batches, 8), invalid, run, add);
+    const auto run_alone = [&](const tbb::blocked_range<std::size_t>& range, GjkBatchStats part) {
+      for (std::size_t k = range.begin(); k < range.end(); ++k) {
+        results[alone[k]] = gjk_one(pair_of(alone[k]), options);
+        count(part, results[alone[k]]);
+      }
+      return part;
+    };
+    stats += tbb::parallel_reduce(tbb::blocked_range<std::size_t>(0, alone.size()), GjkBatchStats{}, run_alone, add);
+    return stats;
   };
   if (threads <= 0) return body();
   tbb::task_arena arena(threads);

@@ -34,4 +34,7 @@ void fill_lane(GjkLanes<K>& lanes, std::size_t lane, const GjkPair& pair, const 
 template <std::size_t K>
 GjkResult finish_lane(const GjkLanes<K>& lanes, std::size_t lane, const GjkPair& pair);
 
+/// gjk() of a valid pair: one lane on plain doubles, the polytopes scanned in place.
+GjkResult gjk_one(const GjkPair& pair, const GjkOptions& options);
+
 }  // namespace simdccd::convex
