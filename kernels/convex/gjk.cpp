@@ -25,10 +25,9 @@ namespace {
 // the shape) with the radius swept around it.
 class Core {
  public:
-  Core(const ConvexShape& shape, const Pose& pose) : s_(shape), pose_(pose) {
+  Core(const ConvexShape& shape, const Pose& pose) : s_(shape), pose_(pose), end0_(pose.x), end1_(pose.x) {
     if (s_.kind == ShapeKind::sphere) {
       margin_ = s_.radius;
-      end0_ = pose.x;
     } else if (s_.kind == ShapeKind::capsule) {
       margin_ = s_.radius;
       end0_ = capsule_end(s_, pose, 0);
@@ -37,6 +36,8 @@ class Core {
   }
 
   double margin() const { return margin_; }
+  /// Sphere: its center (both ends); capsule: its segment's ends; others: pose.x.
+  const Vec3& end(int k) const { return k == 0 ? end0_ : end1_; }
   bool has_ids() const { return s_.kind != ShapeKind::cylinder; }
 
   // The core vertex `id` in the world; false when there is none.
@@ -118,7 +119,7 @@ class Core {
   const ConvexShape& s_;
   const Pose& pose_;
   double margin_ = 0;
-  Vec3 end0_{}, end1_{};
+  Vec3 end0_, end1_;
 };
 
 // The distinct ids (ia or ib rows) of the slots in, ascending.
@@ -169,6 +170,7 @@ void fill_lane(GjkLanes<K>& lanes, std::size_t l, const GjkPair& p, const GjkOpt
   const double tau = gjk_tolerance(options, p.reach_a + p.reach_b + norm(p.pa->x - p.pb->x),
                                    norm(p.pa->x) + norm(p.pb->x));
   const Core ca(*p.a, *p.pa), cb(*p.b, *p.pb);
+  const Core* core[2] = {&ca, &cb};
   const ConvexShape* shape[2] = {p.a, p.b};
   const Pose* pose[2] = {p.pa, p.pb};
   lanes.live[l] = 1;
@@ -177,9 +179,8 @@ void fill_lane(GjkLanes<K>& lanes, std::size_t l, const GjkPair& p, const GjkOpt
     lanes.kind[s][l] = static_cast<double>(c.kind);
     for (int k = 0; k < 9; ++k) lanes.R[s][k][l] = pose[s]->R[k];
     set_row(lanes.x[s], l, pose[s]->x);
-    const bool capsule = c.kind == ShapeKind::capsule;
-    set_row(lanes.end0[s], l, capsule ? capsule_end(c, *pose[s], 0) : pose[s]->x);
-    set_row(lanes.end1[s], l, capsule ? capsule_end(c, *pose[s], 1) : pose[s]->x);
+    set_row(lanes.end0[s], l, core[s]->end(0));
+    set_row(lanes.end1[s], l, core[s]->end(1));
     set_row(lanes.half[s], l, c.kind == ShapeKind::cylinder ? Vec3{c.radius, 0, c.half_height} : c.half);
     const bool polytope = c.kind == ShapeKind::polytope;
     lanes.last[s][l] = polytope ? static_cast<double>(c.vertices.size() - 1) : 0;

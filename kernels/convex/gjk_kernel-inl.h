@@ -21,7 +21,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <cstdint>
 #include <limits>
 
 #include "convex/gjk_lanes.hpp"
