@@ -54,6 +54,9 @@ TEST_CASE("advance judge: random flybys of cubes and a small torus knot, every m
   Count count;
   check_rigid(rigid_scene("cubes", 30, 5), count);
   check_rigid(rigid_scene_from_mesh("knot", torus_knot(2, 3, 96, 8, 0.6, 0.25, 0.1), 15, 9), count);
+  // Meshing gears: C2A's later sweeps there resume from the last sweep's cut
+  // (traversal.hpp), so a cut that lost a pair would show as a late contact.
+  check_rigid(rigid_scene("gear", 6, 3), count);
   CHECK(count.failed == 0);
   CHECK(count.unverified == 0);
   // The trials must exercise both answers.

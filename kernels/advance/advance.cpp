@@ -78,7 +78,7 @@ DistanceResult distance(const RigidModel& a, const Pose& pa, const RigidModel& b
   s.b = pb;
   const advancement::Frame f = advancement::make_frame(s, a.reach, b.reach);
   advancement::Sweeper sweeper(a, b);
-  return advancement::closest_pair(sweeper.sweep(f, advancement::Cull::by_distance, -INFINITY), pa);
+  return advancement::closest_pair(sweeper.sweep(f, {.cull = advancement::Cull::by_distance}), pa);
 }
 
 namespace advancement {

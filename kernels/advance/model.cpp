@@ -24,13 +24,14 @@ class Builder {
  public:
   explicit Builder(RigidModel& model) : m_(model), size_(model_size(model.soup)) {}
 
-  std::uint32_t build(std::uint32_t* first, std::uint32_t* last) {
-    const auto index = static_cast<std::uint32_t>(m_.nodes.size());
-    m_.nodes.emplace_back();
+  // Fits node `index` around [first, last) and builds its subtree. The two
+  // children of a node are allocated side by side, so that a sweep splitting
+  // a node reads one block of memory.
+  void build(std::uint32_t index, std::uint32_t* first, std::uint32_t* last) {
     fit(m_.nodes[index], first, last);
     if (last - first == 1) {
       m_.nodes[index].first = *first;
-      return index;
+      return;
     }
     // Split along the centroids' own principal direction: the vertices'
     // can run along long triangles whose centroids it does not separate
@@ -41,11 +42,12 @@ class Builder {
       const double pa = dot(centroid(a), axis), pb = dot(centroid(b), axis);
       return pa < pb || (pa == pb && a < b);  // a strict total order: the same tree everywhere
     });
-    const std::uint32_t left = build(first, mid);
-    const std::uint32_t right = build(mid, last);
+    const auto left = static_cast<std::uint32_t>(m_.nodes.size());
+    m_.nodes.resize(left + 2);
     m_.nodes[index].first = left;
-    m_.nodes[index].second = right;
-    return index;
+    m_.nodes[index].second = left + 1;
+    build(left, first, mid);
+    build(left + 1, mid, last);
   }
 
  private:
@@ -195,7 +197,8 @@ RigidModel build_model(TriangleSoup soup) {
   std::vector<std::uint32_t> order(model.soup.triangles.size());
   std::iota(order.begin(), order.end(), 0u);
   model.nodes.reserve(2 * order.size());
-  Builder(model).build(order.data(), order.data() + order.size());
+  model.nodes.emplace_back();
+  Builder(model).build(0, order.data(), order.data() + order.size());
   model.reach = model.nodes[0].reach;
   return model;
 }

@@ -56,7 +56,16 @@ class PairAdvance {
       const double control = far ? o_.control : 1;
       // Node pairs that cannot close before the step ends are culled too.
       const double horizon = (t_stop_ - t) * (cull == Cull::by_time ? 1 : whole_bound(f));
-      const SweepResult r = sweeper_.sweep(f, cull, o_.threshold, control, horizon, has_seed, seed_a, seed_b);
+      // C2A's sweeps after the first start from the last one's cut.
+      const SweepResult r = sweeper_.sweep(f, {.cull = cull,
+                                               .stop_below = o_.threshold,
+                                               .control = control,
+                                               .horizon = horizon,
+                                               .has_seed = has_seed,
+                                               .seed_a = seed_a,
+                                               .seed_b = seed_b,
+                                               .time = t,
+                                               .resume = has_seed});
       far = r.upper > 8 * o_.threshold;
       out.node_pairs += r.node_pairs;
       out.triangle_pairs += r.triangle_pairs;

@@ -2,6 +2,7 @@
 #include "advance/traversal.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 #include "advance/kernel_table.hpp"
@@ -17,6 +18,27 @@ void transpose_times(const std::array<double, 9>& R, const Vec3& v, double* out)
   out[0] = r.x;
   out[1] = r.y;
   out[2] = r.z;
+}
+
+// Asks for the children of `node` (side by side, model.cpp) before a sweep
+// splits it: node pairs wait on the stack for a while, long enough to hide
+// the misses of a hierarchy larger than the caches.
+void prefetch_children(const std::vector<SsvNode>& nodes, std::uint32_t node) {
+  const SsvNode& n = nodes[node];
+  if (n.count == 1) return;
+  const char* first = reinterpret_cast<const char*>(&nodes[n.first]);
+  for (std::size_t line = 0; line < 2 * sizeof(SsvNode); line += 64) __builtin_prefetch(first + line);
+}
+
+// The largest double below x > 0 (x itself when x <= 0): a sum or
+// difference of times rounded to nearest, moved down to a certified bound.
+double down(double x) {
+  return x > 0 ? std::bit_cast<double>(std::bit_cast<std::uint64_t>(x) - 1) : x;
+}
+
+void prefetch_node(const std::vector<SsvNode>& nodes, std::uint32_t node) {
+  const char* p = reinterpret_cast<const char*>(&nodes[node]);
+  for (std::size_t line = 0; line < sizeof(SsvNode); line += 64) __builtin_prefetch(p + line);
 }
 
 void put(const Vec3& p, double (*dst)[kBatch], std::size_t lane) {
@@ -91,13 +113,14 @@ void Sweeper::add_leaf(std::uint32_t ia, std::uint32_t ib) {
   leaf_ids_[k][1] = ib;
 }
 
-void Sweeper::flush_leaves(const Frame& f, SweepResult& r, double stop_below) {
+void Sweeper::flush_leaves(const Frame& f, SweepResult& r, double stop_below, bool record) {
   if (leaves_.count == 0) return;
   kernels_.triangle_pairs(leaves_, f);
   r.triangle_pairs += leaves_.count;
   for (std::size_t k = 0; k < leaves_.count; ++k) {
     r.dt = std::min(r.dt, leaves_.dt[k]);
     r.lower = std::min(r.lower, leaves_.lower[k]);
+    if (record) cut_.push_back({down(time_ + leaves_.dt[k]), leaf_ids_[k][0], leaf_ids_[k][1]});
     if (leaves_.upper[k] < r.upper) {
       r.upper = leaves_.upper[k];
       r.leaf_a = leaf_ids_[k][0];
@@ -112,60 +135,114 @@ void Sweeper::flush_leaves(const Frame& f, SweepResult& r, double stop_below) {
   if (r.upper <= stop_below) r.stopped = true;
 }
 
-SweepResult Sweeper::sweep(const Frame& f, Cull cull, double stop_below, double control, double horizon, bool has_seed,
-                           std::uint32_t seed_a, std::uint32_t seed_b) {
+void Sweeper::cull_pair(const Keyed& pair, double& culled) {
+  culled = std::min(culled, pair.key);
+  cut_.push_back({pair.stale() ? pair.until : down(time_ + pair.key), pair.ia, pair.ib});
+}
+
+SweepResult Sweeper::sweep(const Frame& f, const SweepRequest& q) {
   SweepResult r;
   leaves_.count = 0;
-  if (has_seed) {
-    add_leaf(seed_a, seed_b);
-    flush_leaves(f, r, stop_below);
+  time_ = q.time;
+  // A cut grows as sweeps refine it: past a few times the work of a sweep
+  // from the root, reading it costs more than it saves.
+  const bool resume = q.resume && q.cull == Cull::by_time && cut_complete_ && cut_.size() <= root_pairs_;
+  cut_complete_ = false;
+  std::swap(cut_, last_cut_);
+  cut_.clear();
+  if (q.has_seed) {
+    add_leaf(q.seed_a, q.seed_b);
+    flush_leaves(f, r, q.stop_below, false);  // a bound to cull by; the cut covers the pair
     if (r.stopped) return r;
   }
-  const auto best = [&] { return std::min(horizon, control * (cull == Cull::by_time ? r.dt : r.upper)); };
+  const auto best = [&] { return std::min(q.horizon, q.control * (q.cull == Cull::by_time ? r.dt : r.upper)); };
   // Best first: the node pairs of least key (closing time or lower bound)
   // are expanded first, a few per round so that their children fill a
   // vector batch; the sweep ends when no pair left can beat the best leaf.
   stack_.clear();
   nodes_.count = 0;
-  add_node(0, 0);
   double culled = INFINITY;  // the least key of a culled node pair
-  evaluate_nodes(f, cull, r, best(), culled);
+  if (resume) {
+    // The last sweep's cut covers every triangle pair, each entry certified
+    // apart until its time: entries that still cannot beat the best stay,
+    // the others are evaluated again at this time.
+    const double bound = best();
+    cut_.resize(last_cut_.size());
+    std::size_t kept = 0;
+    double least = INFINITY;  // a local: no store to `culled` in the loop
+    for (const CutPair& c : last_cut_) {
+      const double key = down(c.until - time_);
+      if (key >= bound) {
+        least = std::min(least, key);
+        cut_[kept++] = c;
+      } else {
+        stack_.push_back({key, c.until, c.ia, c.ib});
+        prefetch_node(a_.nodes, c.ia);
+        prefetch_node(b_.nodes, c.ib);
+      }
+    }
+    cut_.resize(kept);
+    culled = least;
+    least_on_top(0);
+  } else {
+    groups_.clear();
+    add_group(0, 0, false);
+    evaluate_nodes(f, q.cull, r, best(), culled);
+  }
   while (!stack_.empty()) {
     nodes_.count = 0;
-    for (std::size_t popped = 0; popped < kRound && !stack_.empty(); ) {
+    groups_.clear();
+    while (nodes_.count + 4 <= kBatch && !stack_.empty()) {
       const Keyed pair = stack_.back();
       stack_.pop_back();
       if (pair.key >= best()) {
-        culled = std::min(culled, pair.key);
+        cull_pair(pair, culled);
         continue;
       }
-      ++popped;
+      if (pair.stale()) {
+        add_group(pair.ia, pair.ib, false);  // its key at this time first
+        continue;
+      }
       const SsvNode& na = a_.nodes[pair.ia];
       const SsvNode& nb = b_.nodes[pair.ib];
       if (na.count == 1 && nb.count == 1) {
         add_leaf(pair.ia, pair.ib);
-        if (leaves_.count == kBatch) flush_leaves(f, r, stop_below);
+        if (leaves_.count == kBatch) flush_leaves(f, r, q.stop_below, true);
         if (r.stopped) return r;
         continue;
       }
-      // Split both nodes (a leaf is never split): up to four child pairs.
-      const std::uint32_t ca[2] = {na.count == 1 ? pair.ia : na.first, na.second};
-      const std::uint32_t cb[2] = {nb.count == 1 ? pair.ib : nb.first, nb.second};
-      for (int i = 0; i < (na.count == 1 ? 1 : 2); ++i) {
-        for (int j = 0; j < (nb.count == 1 ? 1 : 2); ++j) add_node(ca[i], cb[j]);
-      }
+      add_group(pair.ia, pair.ib, true);
     }
-    flush_leaves(f, r, stop_below);
+    flush_leaves(f, r, q.stop_below, true);
     if (r.stopped) return r;
-    evaluate_nodes(f, cull, r, best(), culled);
+    evaluate_nodes(f, q.cull, r, best(), culled);
   }
+  cut_complete_ = true;
+  if (!resume) root_pairs_ = r.node_pairs;
   // A culled pair's key bounds every triangle pair below it.
-  if (cull == Cull::by_time) {
+  if (q.cull == Cull::by_time) {
     r.dt = std::min(r.dt, culled);
   } else {
     r.lower = std::min(r.lower, culled);
   }
   return r;
+}
+
+void Sweeper::add_group(std::uint32_t ia, std::uint32_t ib, bool children) {
+  groups_.push_back({nodes_.count, 0, ia, ib, children});
+  if (!children) {
+    add_node(ia, ib);
+  } else {
+    // Split both nodes (a leaf is never split): up to four child pairs.
+    const SsvNode& na = a_.nodes[ia];
+    const SsvNode& nb = b_.nodes[ib];
+    const std::uint32_t ca[2] = {na.count == 1 ? ia : na.first, na.second};
+    const std::uint32_t cb[2] = {nb.count == 1 ? ib : nb.first, nb.second};
+    for (int i = 0; i < (na.count == 1 ? 1 : 2); ++i) {
+      for (int j = 0; j < (nb.count == 1 ? 1 : 2); ++j) add_node(ca[i], cb[j]);
+    }
+  }
+  groups_.back().end = nodes_.count;
 }
 
 void Sweeper::evaluate_nodes(const Frame& f, Cull cull, SweepResult& r, double best, double& culled) {
@@ -174,16 +251,34 @@ void Sweeper::evaluate_nodes(const Frame& f, Cull cull, SweepResult& r, double b
   r.node_pairs += nodes_.count;
   const std::size_t first = stack_.size();
   const double* keys = cull == Cull::by_time ? nodes_.dt : nodes_.lower;
-  double least_culled = culled;
-  for (std::size_t k = 0; k < nodes_.count; ++k) {
-    if (keys[k] >= best) {
-      least_culled = std::min(least_culled, keys[k]);
-    } else {
-      stack_.push_back({keys[k], node_ids_[k][0], node_ids_[k][1]});
+  for (const Group& g : groups_) {
+    double least = INFINITY;
+    for (std::size_t k = g.begin; k < g.end; ++k) least = std::min(least, keys[k]);
+    if (g.children && least >= best) {
+      // All culled: the cut keeps their parent (a smaller cut).
+      culled = std::min(culled, least);
+      cut_.push_back({down(time_ + least), g.ia, g.ib});
+      continue;
+    }
+    for (std::size_t k = g.begin; k < g.end; ++k) {
+      const Keyed pair{keys[k], NAN, node_ids_[k][0], node_ids_[k][1]};
+      if (pair.key >= best) {
+        cull_pair(pair, culled);
+      } else {
+        stack_.push_back(pair);
+        prefetch_children(a_.nodes, pair.ia);
+        prefetch_children(b_.nodes, pair.ib);
+      }
     }
   }
-  culled = least_culled;
-  std::sort(stack_.begin() + first, stack_.end(), std::greater<>());
+  least_on_top(first);
+}
+
+void Sweeper::least_on_top(std::size_t first) {
+  if (stack_.size() <= first) return;
+  const auto top = std::min_element(stack_.begin() + first, stack_.end(),
+                                    [](const Keyed& x, const Keyed& y) { return y > x; });
+  std::iter_swap(top, stack_.end() - 1);
 }
 
 void Sweeper::node_pair(const Frame& f, std::uint32_t ia, std::uint32_t ib, double& lower, double& dt) {

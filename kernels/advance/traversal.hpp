@@ -47,25 +47,46 @@ enum class Cull : std::uint8_t {
   by_distance,  ///< node pairs whose lower bound is not below the best upper bound
 };
 
-/// Reusable buffers for sweeps of one model pair (one per thread).
+/// What a sweep is asked.
+struct SweepRequest {
+  Cull cull = Cull::by_time;
+  /// The sweep ends early when a triangle pair comes within this distance.
+  double stop_below = -INFINITY;
+  /// In (0, 1]: a node pair is culled when its key is not below `control`
+  /// times the best leaf's; the result's dt (by_time) or lower (by_distance)
+  /// is then the least key over the leaves visited and the culled pairs: at
+  /// least control times the best leaf's, a valid bound for less work (the
+  /// paper's damping w).
+  double control = 1;
+  /// Pairs whose key is not below `horizon` are culled too (the step ends
+  /// before they can touch).
+  double horizon = INFINITY;
+  /// The leaf pair tested first (motion coherence: the last sweep's closest).
+  bool has_seed = false;
+  std::uint32_t seed_a = 0, seed_b = 0;
+  /// The sweep's time in the step, and whether to start from the last
+  /// sweep's cut (see Sweeper::sweep).
+  double time = 0;
+  bool resume = false;
+};
+
+/// Reusable buffers for sweeps of one model pair (one per thread). A sweep
+/// leaves a cut of the pair hierarchy: the node pairs it culled and the leaf
+/// pairs it tested, each with the time until which it is certified apart
+/// (the sweep's time plus its key, rounded down). The cut covers every
+/// triangle pair, so a later sweep of a C2A query can start from it: an entry
+/// still certified past what the sweep can cull costs no kernel work.
 class Sweeper {
  public:
   Sweeper(const RigidModel& a, const RigidModel& b);
 
-  /// Sweeps from the root pair, after the leaf pair `seed` (when `has_seed`):
-  /// motion coherence, the previous sweep's best pair first. Depth first,
-  /// the children of a few node pairs per kernel batch, the most promising
-  /// (least key) first. A node pair is culled when its key is not below
-  /// `control` (in (0, 1]) times the best leaf's; the result's dt (by_time)
-  /// or lower (by_distance) is then the least key over the leaves visited
-  /// and the culled pairs: at least control times the best leaf's, a valid
-  /// bound for less work (the paper's damping w).
-  /// Pairs whose key is not below `horizon` are culled too (the step ends
-  /// before they can touch). The sweep ends early when a triangle pair
-  /// comes within `stop_below`.
-  SweepResult sweep(const Frame& f, Cull cull, double stop_below, double control = 1,
-                    double horizon = INFINITY, bool has_seed = false,
-                    std::uint32_t seed_a = 0, std::uint32_t seed_b = 0);
+  /// One sweep at time `time` of the step, depth first: the children of the
+  /// pairs popped fill one kernel batch, and each batch's pair of least key
+  /// goes on top of the stack. Starts from the root pair, or with `resume`
+  /// (Cull::by_time) from the cut the last complete sweep of this Sweeper
+  /// left at an earlier time, while that cut holds no more entries than the
+  /// last sweep from the root evaluated node pairs (a cut only grows).
+  SweepResult sweep(const Frame& f, const SweepRequest& request);
 
   /// The node pair (ia, ib) alone: its closing time and lower bound.
   void node_pair(const Frame& f, std::uint32_t ia, std::uint32_t ib, double& lower, double& dt);
@@ -75,25 +96,45 @@ class Sweeper {
  private:
   void add_node(std::uint32_t ia, std::uint32_t ib);
   void add_leaf(std::uint32_t ia, std::uint32_t ib);
-  void flush_leaves(const Frame& f, SweepResult& r, double stop_below);
+  /// `record`: the leaf pairs join the cut.
+  void flush_leaves(const Frame& f, SweepResult& r, double stop_below, bool record = false);
   void evaluate_nodes(const Frame& f, Cull cull, SweepResult& r, double best, double& culled);
 
-  /// Node pairs expanded per round: their (up to 4) children fill one node batch.
-  static constexpr std::size_t kRound = kBatch / 4;
   struct Keyed {
     double key;
+    double until;  ///< NaN: the key is this sweep's; else from the last cut, certified apart until then
     std::uint32_t ia, ib;
+    bool stale() const { return until == until; }
     bool operator>(const Keyed& o) const { return key != o.key ? key > o.key : ia != o.ia ? ia > o.ia : ib > o.ib; }
   };
 
   const RigidModel& a_;
   const RigidModel& b_;
   const KernelTable& kernels_;
-  std::vector<Keyed> stack_;  ///< node pairs to expand; each batch's children sorted, least key on top
+  struct CutPair {
+    double until;
+    std::uint32_t ia, ib;
+  };
+  /// A batch's node pairs [begin, end): the pair (ia, ib) itself, or its children.
+  struct Group {
+    std::size_t begin, end;
+    std::uint32_t ia, ib;
+    bool children;
+  };
+  void add_group(std::uint32_t ia, std::uint32_t ib, bool children);
+  void cull_pair(const Keyed& pair, double& culled);
+  void least_on_top(std::size_t first);
+
+  std::vector<Keyed> stack_;  ///< node pairs to expand, the least key of each batch on top
   std::uint32_t node_ids_[kBatch][2];
   std::uint32_t leaf_ids_[kBatch][2];
   NodeBatch nodes_{};
   TriangleBatch leaves_{};
+  double time_ = 0;
+  std::vector<CutPair> cut_, last_cut_;
+  std::vector<Group> groups_;
+  bool cut_complete_ = false;
+  std::uint64_t root_pairs_ = 0;  ///< node pairs of the last sweep from the root  ///< the last sweep ran to its end: its cut covers every pair
 };
 
 }  // namespace simdccd::advancement
