@@ -77,7 +77,36 @@ DistanceResult closest_pair(const SweepResult& r, const Pose& pose_a) {
   return d;
 }
 
-Sweeper::Sweeper(const RigidModel& a, const RigidModel& b) : a_(a), b_(b), kernels_(active_kernels()) {}
+std::vector<std::unique_ptr<Sweeper::Buffers>>& Sweeper::idle() {
+  thread_local std::vector<std::unique_ptr<Buffers>> pool;
+  return pool;
+}
+
+std::unique_ptr<Sweeper::Buffers> Sweeper::take_buffers() {
+  auto& pool = idle();
+  if (pool.empty()) return std::make_unique<Buffers>();  // value-initialized: finite padding
+  std::unique_ptr<Buffers> b = std::move(pool.back());
+  pool.pop_back();
+  return b;
+}
+
+Sweeper::Sweeper(const RigidModel& a, const RigidModel& b)
+    : a_(a),
+      b_(b),
+      kernels_(active_kernels()),
+      buffers_(take_buffers()),
+      stack_(buffers_->stack),
+      cut_(buffers_->cut),
+      last_cut_(buffers_->last_cut),
+      groups_(buffers_->groups),
+      node_ids_(buffers_->node_ids),
+      leaf_ids_(buffers_->leaf_ids),
+      nodes_(buffers_->nodes),
+      leaves_(buffers_->leaves) {
+  cut_.clear();
+}
+
+Sweeper::~Sweeper() { idle().push_back(std::move(buffers_)); }
 
 void Sweeper::add_node(std::uint32_t ia, std::uint32_t ib) {
   const SsvNode& na = a_.nodes[ia];

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "simdccd/advance.hpp"
@@ -79,6 +80,9 @@ struct SweepRequest {
 class Sweeper {
  public:
   Sweeper(const RigidModel& a, const RigidModel& b);
+  ~Sweeper();
+  Sweeper(const Sweeper&) = delete;
+  Sweeper& operator=(const Sweeper&) = delete;
 
   /// One sweep at time `time` of the step, depth first: the children of the
   /// pairs popped fill one kernel batch, and each batch's pair of least key
@@ -94,12 +98,6 @@ class Sweeper {
   SweepResult leaf_pair(const Frame& f, std::uint32_t ia, std::uint32_t ib);
 
  private:
-  void add_node(std::uint32_t ia, std::uint32_t ib);
-  void add_leaf(std::uint32_t ia, std::uint32_t ib);
-  /// `record`: the leaf pairs join the cut.
-  void flush_leaves(const Frame& f, SweepResult& r, double stop_below, bool record = false);
-  void evaluate_nodes(const Frame& f, Cull cull, SweepResult& r, double best, double& culled);
-
   struct Keyed {
     double key;
     double until;  ///< NaN: the key is this sweep's; else from the last cut, certified apart until then
@@ -107,10 +105,6 @@ class Sweeper {
     bool stale() const { return until == until; }
     bool operator>(const Keyed& o) const { return key != o.key ? key > o.key : ia != o.ia ? ia > o.ia : ib > o.ib; }
   };
-
-  const RigidModel& a_;
-  const RigidModel& b_;
-  const KernelTable& kernels_;
   struct CutPair {
     double until;
     std::uint32_t ia, ib;
@@ -121,20 +115,44 @@ class Sweeper {
     std::uint32_t ia, ib;
     bool children;
   };
+  /// The sweeps' memory, kept per thread between queries (no allocation, no
+  /// page faults, no clearing once warm). Batch lanes past `count` keep
+  /// finite values from earlier batches: the kernels' padding.
+  struct Buffers {
+    std::vector<Keyed> stack;  ///< node pairs to expand, the least key of each batch on top
+    std::vector<CutPair> cut, last_cut;
+    std::vector<Group> groups;
+    std::uint32_t node_ids[kBatch][2];
+    std::uint32_t leaf_ids[kBatch][2];
+    NodeBatch nodes;
+    TriangleBatch leaves;
+  };
+  static std::vector<std::unique_ptr<Buffers>>& idle();  ///< this thread's idle Buffers
+  static std::unique_ptr<Buffers> take_buffers();
+
+  void add_node(std::uint32_t ia, std::uint32_t ib);
+  void add_leaf(std::uint32_t ia, std::uint32_t ib);
   void add_group(std::uint32_t ia, std::uint32_t ib, bool children);
+  /// `record`: the leaf pairs join the cut.
+  void flush_leaves(const Frame& f, SweepResult& r, double stop_below, bool record = false);
+  void evaluate_nodes(const Frame& f, Cull cull, SweepResult& r, double best, double& culled);
   void cull_pair(const Keyed& pair, double& culled);
   void least_on_top(std::size_t first);
 
-  std::vector<Keyed> stack_;  ///< node pairs to expand, the least key of each batch on top
-  std::uint32_t node_ids_[kBatch][2];
-  std::uint32_t leaf_ids_[kBatch][2];
-  NodeBatch nodes_{};
-  TriangleBatch leaves_{};
+  const RigidModel& a_;
+  const RigidModel& b_;
+  const KernelTable& kernels_;
+  std::unique_ptr<Buffers> buffers_;
+  std::vector<Keyed>& stack_;
+  std::vector<CutPair>&cut_, &last_cut_;
+  std::vector<Group>& groups_;
+  std::uint32_t (&node_ids_)[kBatch][2];
+  std::uint32_t (&leaf_ids_)[kBatch][2];
+  NodeBatch& nodes_;
+  TriangleBatch& leaves_;
   double time_ = 0;
-  std::vector<CutPair> cut_, last_cut_;
-  std::vector<Group> groups_;
-  bool cut_complete_ = false;
-  std::uint64_t root_pairs_ = 0;  ///< node pairs of the last sweep from the root  ///< the last sweep ran to its end: its cut covers every pair
+  bool cut_complete_ = false;     ///< the last sweep ran to its end: its cut covers every pair
+  std::uint64_t root_pairs_ = 0;  ///< node pairs of the last sweep from the root
 };
 
 }  // namespace simdccd::advancement
