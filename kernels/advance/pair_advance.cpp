@@ -15,10 +15,9 @@
 namespace simdccd::advancement {
 namespace {
 
-
 // t + dt, one step down from the rounded sum so that it is never past the
 // certified time (and never before t).
-double step(double t, double dt) { return std::max(t, std::nextafter(t + dt, -INFINITY)); }
+double step(double t, double dt) { return std::max(t, round_down(t + dt)); }
 
 class PairAdvance {
  public:

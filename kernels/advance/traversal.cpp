@@ -2,7 +2,6 @@
 #include "advance/traversal.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 
 #include "advance/kernel_table.hpp"
@@ -10,7 +9,6 @@
 
 namespace simdccd::advancement {
 namespace {
-
 
 // R^T v (pose.hpp) into a Frame's array.
 void transpose_times(const std::array<double, 9>& R, const Vec3& v, double* out) {
@@ -20,25 +18,17 @@ void transpose_times(const std::array<double, 9>& R, const Vec3& v, double* out)
   out[2] = r.z;
 }
 
-// Asks for the children of `node` (side by side, model.cpp) before a sweep
-// splits it: node pairs wait on the stack for a while, long enough to hide
-// the misses of a hierarchy larger than the caches.
+// Asks for `count` nodes from `first` before a sweep reads them: node pairs
+// wait on the stack or in the cut for a while, long enough to hide the
+// misses of a hierarchy larger than the caches.
+void prefetch(const std::vector<SsvNode>& nodes, std::uint32_t first, std::size_t count) {
+  const char* p = reinterpret_cast<const char*>(&nodes[first]);
+  for (std::size_t line = 0; line < count * sizeof(SsvNode); line += 64) __builtin_prefetch(p + line);
+}
+
+// The children of `node` (side by side, model.cpp), before a sweep splits it.
 void prefetch_children(const std::vector<SsvNode>& nodes, std::uint32_t node) {
-  const SsvNode& n = nodes[node];
-  if (n.count == 1) return;
-  const char* first = reinterpret_cast<const char*>(&nodes[n.first]);
-  for (std::size_t line = 0; line < 2 * sizeof(SsvNode); line += 64) __builtin_prefetch(first + line);
-}
-
-// The largest double below x > 0 (x itself when x <= 0): a sum or
-// difference of times rounded to nearest, moved down to a certified bound.
-double down(double x) {
-  return x > 0 ? std::bit_cast<double>(std::bit_cast<std::uint64_t>(x) - 1) : x;
-}
-
-void prefetch_node(const std::vector<SsvNode>& nodes, std::uint32_t node) {
-  const char* p = reinterpret_cast<const char*>(&nodes[node]);
-  for (std::size_t line = 0; line < sizeof(SsvNode); line += 64) __builtin_prefetch(p + line);
+  if (nodes[node].count > 1) prefetch(nodes, nodes[node].first, 2);
 }
 
 void put(const Vec3& p, double (*dst)[kBatch], std::size_t lane) {
@@ -102,9 +92,7 @@ Sweeper::Sweeper(const RigidModel& a, const RigidModel& b)
       node_ids_(buffers_->node_ids),
       leaf_ids_(buffers_->leaf_ids),
       nodes_(buffers_->nodes),
-      leaves_(buffers_->leaves) {
-  cut_.clear();
-}
+      leaves_(buffers_->leaves) {}
 
 Sweeper::~Sweeper() { idle().push_back(std::move(buffers_)); }
 
@@ -149,7 +137,7 @@ void Sweeper::flush_leaves(const Frame& f, SweepResult& r, double stop_below, bo
   for (std::size_t k = 0; k < leaves_.count; ++k) {
     r.dt = std::min(r.dt, leaves_.dt[k]);
     r.lower = std::min(r.lower, leaves_.lower[k]);
-    if (record) cut_.push_back({down(time_ + leaves_.dt[k]), leaf_ids_[k][0], leaf_ids_[k][1]});
+    if (record) cut_.push_back({round_down(time_ + leaves_.dt[k]), leaf_ids_[k][0], leaf_ids_[k][1]});
     if (leaves_.upper[k] < r.upper) {
       r.upper = leaves_.upper[k];
       r.leaf_a = leaf_ids_[k][0];
@@ -166,15 +154,16 @@ void Sweeper::flush_leaves(const Frame& f, SweepResult& r, double stop_below, bo
 
 void Sweeper::cull_pair(const Keyed& pair, double& culled) {
   culled = std::min(culled, pair.key);
-  cut_.push_back({pair.stale() ? pair.until : down(time_ + pair.key), pair.ia, pair.ib});
+  cut_.push_back({pair.stale() ? pair.until : round_down(time_ + pair.key), pair.ia, pair.ib});
 }
 
 SweepResult Sweeper::sweep(const Frame& f, const SweepRequest& q) {
   SweepResult r;
   leaves_.count = 0;
   time_ = q.time;
-  // A cut grows as sweeps refine it: past a few times the work of a sweep
-  // from the root, reading it costs more than it saves.
+  // A cut grows as sweeps refine it: once it holds more entries than the
+  // last sweep from the root evaluated node pairs, reading it costs more
+  // than it saves.
   const bool resume = q.resume && q.cull == Cull::by_time && cut_complete_ && cut_.size() <= root_pairs_;
   cut_complete_ = false;
   std::swap(cut_, last_cut_);
@@ -185,9 +174,9 @@ SweepResult Sweeper::sweep(const Frame& f, const SweepRequest& q) {
     if (r.stopped) return r;
   }
   const auto best = [&] { return std::min(q.horizon, q.control * (q.cull == Cull::by_time ? r.dt : r.upper)); };
-  // Best first: the node pairs of least key (closing time or lower bound)
-  // are expanded first, a few per round so that their children fill a
-  // vector batch; the sweep ends when no pair left can beat the best leaf.
+  // Depth first: pairs are popped until their children fill a kernel batch,
+  // and each batch's pair of least key (closing time or lower bound) goes on
+  // top; the sweep ends when no pair left can beat the best leaf.
   stack_.clear();
   nodes_.count = 0;
   double culled = INFINITY;  // the least key of a culled node pair
@@ -200,14 +189,14 @@ SweepResult Sweeper::sweep(const Frame& f, const SweepRequest& q) {
     std::size_t kept = 0;
     double least = INFINITY;  // a local: no store to `culled` in the loop
     for (const CutPair& c : last_cut_) {
-      const double key = down(c.until - time_);
+      const double key = round_down(c.until - time_);
       if (key >= bound) {
         least = std::min(least, key);
         cut_[kept++] = c;
       } else {
         stack_.push_back({key, c.until, c.ia, c.ib});
-        prefetch_node(a_.nodes, c.ia);
-        prefetch_node(b_.nodes, c.ib);
+        prefetch(a_.nodes, c.ia, 1);
+        prefetch(b_.nodes, c.ib, 1);
       }
     }
     cut_.resize(kept);
@@ -286,7 +275,7 @@ void Sweeper::evaluate_nodes(const Frame& f, Cull cull, SweepResult& r, double b
     if (g.children && least >= best) {
       // All culled: the cut keeps their parent (a smaller cut).
       culled = std::min(culled, least);
-      cut_.push_back({down(time_ + least), g.ia, g.ib});
+      cut_.push_back({round_down(time_ + least), g.ia, g.ib});
       continue;
     }
     for (std::size_t k = g.begin; k < g.end; ++k) {

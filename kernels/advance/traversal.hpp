@@ -4,6 +4,7 @@
 // culled. Internal to the library.
 #pragma once
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -13,6 +14,12 @@
 #include "simdccd/advance/batch.hpp"
 
 namespace simdccd::advancement {
+
+/// The largest double below x > 0 (x itself when x <= 0): a sum or
+/// difference of times rounded to nearest, moved down to a certified bound.
+inline double round_down(double x) {
+  return x > 0 ? std::bit_cast<double>(std::bit_cast<std::uint64_t>(x) - 1) : x;
+}
 
 /// The state of a model pair at time t, in the world: the poses and the
 /// terms of the motion bound (Frame).
