@@ -100,7 +100,7 @@ struct AdvanceOptions {
   /// below w times the best leaf's and advances by the least bound it kept
   /// (at least w times the best: less work per iteration, more iterations);
   /// 1 near the end.
-  double control = 0.5;
+  double control = 0.3;
   /// Iterations of the outer loop (ca, c2a) or per node pair (hca) before
   /// giving up with `iteration_limit` (the ToC so far is still conservative).
   int max_iterations = 1000;

@@ -105,11 +105,13 @@ class Sweeper {
   SweepResult leaf_pair(const Frame& f, std::uint32_t ia, std::uint32_t ib);
 
  private:
+  /// Written and read field by field (emplace, pop): a whole-struct copy of
+  /// an entry just written stalls on store forwarding.
   struct Keyed {
     double key;
     double until;  ///< NaN: the key is this sweep's; else from the last cut, certified apart until then
     std::uint32_t ia, ib;
-    bool stale() const { return until == until; }
+    Keyed(double k, double u, std::uint32_t a, std::uint32_t b) : key(k), until(u), ia(a), ib(b) {}
     bool operator>(const Keyed& o) const { return key != o.key ? key > o.key : ia != o.ia ? ia > o.ia : ib > o.ib; }
   };
   struct CutPair {
@@ -143,7 +145,8 @@ class Sweeper {
   /// `record`: the leaf pairs join the cut.
   void flush_leaves(const Frame& f, SweepResult& r, double stop_below, bool record = false);
   void evaluate_nodes(const Frame& f, Cull cull, SweepResult& r, double best, double& culled);
-  void cull_pair(const Keyed& pair, double& culled);
+  /// `until`: NaN, or a cut entry's time (kept as it is).
+  void cull_pair(double key, double until, std::uint32_t ia, std::uint32_t ib, double& culled);
   void least_on_top(std::size_t first);
 
   const RigidModel& a_;

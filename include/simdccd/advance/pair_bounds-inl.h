@@ -31,11 +31,12 @@ using simd::SIMDCCD_TARGET_NAMESPACE::cross3;
 using simd::SIMDCCD_TARGET_NAMESPACE::dot3;
 
 /// The slab's lower bound: gap / |n| - error (gap = b's smallest projection
-/// on n minus a's largest; `inv_len` = 1 / |n|), or -infinity when n is zero
-/// (no direction).
+/// on n minus a's largest; len2 = |n|^2, len = |n|), or -infinity when n is
+/// zero (no direction).
 template <class L>
-typename L::V slab_lower(typename L::V gap, typename L::V len2, typename L::V inv_len, const Frame& f) {
-  return L::select(L::gt(len2, L::set(0)), L::sub(L::mul(gap, inv_len), L::set(f.error)),
+typename L::V slab_lower(typename L::V gap, typename L::V len2, typename L::V len, const Frame& f) {
+  const auto some = L::gt(len2, L::set(0));
+  return L::select(some, L::sub(L::div(gap, L::select(some, len, L::set(1))), L::set(f.error)),
                    L::set(-std::numeric_limits<double>::infinity()));
 }
 
@@ -88,13 +89,15 @@ typename L::V closing_time(typename L::V lower, typename L::V nx, typename L::V 
   body(f.wa, reach_a, lever_a);
   body(f.wb, reach_b, lever_b);
   const V gap = L::mul(lower, len);
-  const V by_reach = L::div(gap, L::mul(mu, widen));
-  // 2 gap / (A + sqrt(A^2 + 2 C gap)): the root of A s + C s^2 / 2 = gap without cancellation.
+  // By reach: gap / mu. By points: 2 gap / (A + sqrt(A^2 + 2 C gap)), the
+  // root of A s + C s^2 / 2 = gap without cancellation. The larger of the
+  // two is gap over the smaller denominator: one division.
   a = L::mul(a, widen);
   c = L::mul(c, widen);
   const V root = L::add(a, L::sqrt(L::add(L::mul(a, a), L::mul(L::add(c, c), gap))));
-  const V by_points = L::mul(L::div(L::add(gap, gap), root), L::set(1 - 0x1p-40));
-  return L::select(L::gt(lower, zero), L::max(by_reach, by_points), zero);
+  const V denominator = L::min(L::mul(mu, widen), L::mul(root, L::set(0.5)));
+  const V dt = L::mul(L::div(gap, denominator), L::set(1 - 0x1p-40));
+  return L::select(L::gt(gap, zero), dt, zero);  // gap > 0: also no 0 / 0 without motion
 }
 
 /// b's body vector (no translation) -> a's body frame.

@@ -44,31 +44,45 @@ void node_lanes(NodeBatch& nb, const Frame& f, std::size_t i) {
   const V dx = L::sub(cbx, cax), dy = L::sub(cby, cay), dz = L::sub(cbz, caz);
   const V ra = L::load(nb.ra + i), rb = L::load(nb.rb + i), radii = L::add(ra, rb);
   const V reach_a = L::load(nb.reach_a + i), reach_b = L::load(nb.reach_b + i);
-  V lower = L::set(-std::numeric_limits<double>::infinity()), bx = lower, by = lower, bz = lower, blen = lower;
-  // Along n (either sign): the centers' gap less the four half-axes' and the radii's spans.
-  const auto along = [&](V nx, V ny, V nz) {
-    const V len2 = dot3<L>(nx, ny, nz, nx, ny, nz), len = L::sqrt(len2);
+  // Along n (either sign): the centers' gap less the four half-axes' spans;
+  // the slab bound is gap / |n| less the radii.
+  const auto slab_gap = [&](V nx, V ny, V nz) {
     const V span = L::add(L::add(L::abs(dot3<L>(uax, uay, uaz, nx, ny, nz)), L::abs(dot3<L>(vax, vay, vaz, nx, ny, nz))),
                           L::add(L::abs(dot3<L>(ubx, uby, ubz, nx, ny, nz)), L::abs(dot3<L>(vbx, vby, vbz, nx, ny, nz))));
-    const V gap = L::sub(L::abs(dot3<L>(dx, dy, dz, nx, ny, nz)), span);
-    const V low = L::sub(slab_lower<L>(gap, len2, L::div(L::set(1), len), f), radii);
-    const auto better = L::gt(low, lower);
-    lower = L::select(better, low, lower);
+    return L::sub(L::abs(dot3<L>(dx, dy, dz, nx, ny, nz)), span);
+  };
+  // Three directions, each valid alone: the closest points of the long axes,
+  // a's normal, b's normal. The best is picked by comparing gap |gap| / |n|^2
+  // cross-multiplied (rounding may pick a slightly worse one: still a bound),
+  // so only it takes a root and a division.
+  V bx, by, bz, bgap, blen2;
+  const auto consider = [&](V nx, V ny, V nz, bool first) {
+    const V len2 = dot3<L>(nx, ny, nz, nx, ny, nz), gap = slab_gap(nx, ny, nz);
+    if (first) {
+      bx = nx, by = ny, bz = nz, bgap = gap, blen2 = len2;
+      return;
+    }
+    const V zero = L::set(0);
+    const auto better = L::both(L::gt(len2, zero), L::either(L::le(blen2, zero),
+                                L::gt(L::mul(L::mul(gap, L::abs(gap)), blen2), L::mul(L::mul(bgap, L::abs(bgap)), len2))));
     bx = L::select(better, nx, bx);
     by = L::select(better, ny, by);
     bz = L::select(better, nz, bz);
-    blen = L::select(better, len, blen);
+    bgap = L::select(better, gap, bgap);
+    blen2 = L::select(better, len2, blen2);
   };
   V px, py, pz, qx, qy, qz;
   segment_closest<L>(L::sub(cax, uax), L::sub(cay, uay), L::sub(caz, uaz), L::add(cax, uax), L::add(cay, uay),
                      L::add(caz, uaz), L::sub(cbx, ubx), L::sub(cby, uby), L::sub(cbz, ubz), L::add(cbx, ubx),
                      L::add(cby, uby), L::add(cbz, ubz), px, py, pz, qx, qy, qz);
-  along(L::sub(qx, px), L::sub(qy, py), L::sub(qz, pz));
+  consider(L::sub(qx, px), L::sub(qy, py), L::sub(qz, pz), true);
   V nx, ny, nz;
   cross3<L>(uax, uay, uaz, vax, vay, vaz, nx, ny, nz);
-  along(nx, ny, nz);
+  consider(nx, ny, nz, false);
   cross3<L>(ubx, uby, ubz, vbx, vby, vbz, nx, ny, nz);
-  along(nx, ny, nz);
+  consider(nx, ny, nz, false);
+  const V blen = L::sqrt(blen2);
+  const V lower = L::sub(slab_lower<L>(bgap, blen2, blen, f), radii);
   // Levers: the support of each rectangle-swept sphere along m, b's from b's origin.
   const auto lever_a = [&](V mx, V my, V mz, V m) {
     return L::add(L::add(L::abs(dot3<L>(cax, cay, caz, mx, my, mz)), L::abs(dot3<L>(uax, uay, uaz, mx, my, mz))),
@@ -151,7 +165,7 @@ void triangle_lanes(TriangleBatch& tb, const Frame& f, std::size_t i) {
                          dot3<L>(a2x, a2y, a2z, nx, ny, nz));
   const V low_b = L::min(L::min(dot3<L>(b0x, b0y, b0z, nx, ny, nz), dot3<L>(b1x, b1y, b1z, nx, ny, nz)),
                          dot3<L>(b2x, b2y, b2z, nx, ny, nz));
-  const V lower = slab_lower<L>(L::sub(low_b, top_a), len2, L::div(L::set(1), len), f);
+  const V lower = slab_lower<L>(L::sub(low_b, top_a), len2, len, f);
   L::store(lower, tb.lower + i);
   L::store(L::add(len, L::set(f.error)), tb.upper + i);
   // Levers: the largest |m.p| over each triangle's vertices, b's from b's origin.
