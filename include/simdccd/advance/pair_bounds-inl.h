@@ -50,7 +50,7 @@ bool turn_axis(typename L::V nx, typename L::V ny, typename L::V nz, const doubl
   return true;
 }
 
-/// The time the motion needs to close `lower` along n (0 when lower <= 0), n
+/// The time the motion needs to close `lower` along n (0 when lower |n| <= 0), n
 /// of length len, never normalized. Over the step n is fixed in the world; a
 /// point r (from its body's origin) of a body turning at w moves along n at
 /// v.n + m.r with m = n x w. Two bounds, the larger kept (both hold):
@@ -91,12 +91,14 @@ typename L::V closing_time(typename L::V lower, typename L::V nx, typename L::V 
   const V gap = L::mul(lower, len);
   // By reach: gap / mu. By points: 2 gap / (A + sqrt(A^2 + 2 C gap)), the
   // root of A s + C s^2 / 2 = gap without cancellation. The larger of the
-  // two is gap over the smaller denominator: one division.
+  // two is 2 gap over the smaller of 2 mu and the root: one division (the
+  // doublings are exact, even where the root is subnormal).
   a = L::mul(a, widen);
   c = L::mul(c, widen);
   const V root = L::add(a, L::sqrt(L::add(L::mul(a, a), L::mul(L::add(c, c), gap))));
-  const V denominator = L::min(L::mul(mu, widen), L::mul(root, L::set(0.5)));
-  const V dt = L::mul(L::div(gap, denominator), L::set(1 - 0x1p-40));
+  const V mu2 = L::mul(mu, widen);
+  const V denominator = L::min(L::add(mu2, mu2), root);
+  const V dt = L::mul(L::div(L::add(gap, gap), denominator), L::set(1 - 0x1p-40));
   return L::select(L::gt(gap, zero), dt, zero);  // gap > 0: also no 0 / 0 without motion
 }
 

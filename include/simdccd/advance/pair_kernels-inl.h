@@ -26,9 +26,9 @@ typename L::V row(const double (&src)[3][kBatch], int k, std::size_t i) {
   return L::load(src[k] + i);
 }
 
-/// Lanes [i, i + L::lanes()) of a node batch: the slab bounds along three
-/// directions (the closest points of the rectangles' long axes, a's normal,
-/// b's normal), each valid alone; the best of each kind is kept.
+/// Lanes [i, i + L::lanes()) of a node batch: the slab bound along the best
+/// of three directions (the closest points of the rectangles' long axes, a's
+/// normal, b's normal), each valid alone, and its closing time.
 template <class L>
 void node_lanes(NodeBatch& nb, const Frame& f, std::size_t i) {
   using V = typename L::V;
