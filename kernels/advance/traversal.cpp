@@ -160,7 +160,7 @@ void Sweeper::flush_leaves(const Frame& f, SweepResult& r, double stop_below, bo
 
 [[gnu::always_inline]] inline void Sweeper::cull_pair(double key, double until, std::uint32_t ia, std::uint32_t ib, double& culled) {
   culled = std::min(culled, key);
-  cut_.push_back({until == until ? until : round_down(time_ + key), ia, ib});
+  cut_.push_back({std::isnan(until) ? round_down(time_ + key) : until, ia, ib});
 }
 
 SweepResult Sweeper::sweep(const Frame& f, const SweepRequest& q) {
@@ -222,7 +222,7 @@ SweepResult Sweeper::sweep(const Frame& f, const SweepRequest& q) {
         cull_pair(key, until, ia, ib, culled);
         continue;
       }
-      if (until == until) {
+      if (!std::isnan(until)) {
         add_group(ia, ib, false);  // a cut entry: its key at this time first
         continue;
       }

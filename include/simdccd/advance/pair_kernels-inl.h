@@ -55,13 +55,14 @@ void node_lanes(NodeBatch& nb, const Frame& f, std::size_t i) {
   // a's normal, b's normal. The best is picked by comparing gap |gap| / |n|^2
   // cross-multiplied (rounding may pick a slightly worse one: still a bound),
   // so only it takes a root and a division.
-  V bx, by, bz, bgap, blen2;
-  const auto consider = [&](V nx, V ny, V nz, bool first) {
+  V px, py, pz, qx, qy, qz;
+  segment_closest<L>(L::sub(cax, uax), L::sub(cay, uay), L::sub(caz, uaz), L::add(cax, uax), L::add(cay, uay),
+                     L::add(caz, uaz), L::sub(cbx, ubx), L::sub(cby, uby), L::sub(cbz, ubz), L::add(cbx, ubx),
+                     L::add(cby, uby), L::add(cbz, ubz), px, py, pz, qx, qy, qz);
+  V bx = L::sub(qx, px), by = L::sub(qy, py), bz = L::sub(qz, pz);
+  V bgap = slab_gap(bx, by, bz), blen2 = dot3<L>(bx, by, bz, bx, by, bz);
+  const auto consider = [&](V nx, V ny, V nz) {
     const V len2 = dot3<L>(nx, ny, nz, nx, ny, nz), gap = slab_gap(nx, ny, nz);
-    if (first) {
-      bx = nx, by = ny, bz = nz, bgap = gap, blen2 = len2;
-      return;
-    }
     const V zero = L::set(0);
     const auto better = L::both(L::gt(len2, zero), L::either(L::le(blen2, zero),
                                 L::gt(L::mul(L::mul(gap, L::abs(gap)), blen2), L::mul(L::mul(bgap, L::abs(bgap)), len2))));
@@ -71,16 +72,11 @@ void node_lanes(NodeBatch& nb, const Frame& f, std::size_t i) {
     bgap = L::select(better, gap, bgap);
     blen2 = L::select(better, len2, blen2);
   };
-  V px, py, pz, qx, qy, qz;
-  segment_closest<L>(L::sub(cax, uax), L::sub(cay, uay), L::sub(caz, uaz), L::add(cax, uax), L::add(cay, uay),
-                     L::add(caz, uaz), L::sub(cbx, ubx), L::sub(cby, uby), L::sub(cbz, ubz), L::add(cbx, ubx),
-                     L::add(cby, uby), L::add(cbz, ubz), px, py, pz, qx, qy, qz);
-  consider(L::sub(qx, px), L::sub(qy, py), L::sub(qz, pz), true);
   V nx, ny, nz;
   cross3<L>(uax, uay, uaz, vax, vay, vaz, nx, ny, nz);
-  consider(nx, ny, nz, false);
+  consider(nx, ny, nz);
   cross3<L>(ubx, uby, ubz, vbx, vby, vbz, nx, ny, nz);
-  consider(nx, ny, nz, false);
+  consider(nx, ny, nz);
   const V blen = L::sqrt(blen2);
   const V lower = L::sub(slab_lower<L>(bgap, blen2, blen, f), radii);
   // Levers: the support of each rectangle-swept sphere along m, b's from b's origin.
