@@ -194,11 +194,12 @@ TEST_CASE("advance kernels: lower <= the reference distance <= upper, degenerate
 
 TEST_CASE("advance kernels: no triangle pair touches before its closing time") {
   // Pairs on a collision course: a turns about its origin at wa, b about its
-  // origin at wb while its origin moves at v toward a (the frame's motion at
-  // t = 0, where the world is a's frame). Sampled at 32 times in [0, dt),
-  // no pair may intersect (reference distance 0): dt must bound the first
-  // contact. Every implementation; each pair's motion scaled so that the
-  // contact comes near t = 1.
+  // origin at wb while its origin moves toward a's first vertex, reaching it
+  // at t = 1 (the frame's v = v_a - v_b, at t = 0, where the world is a's
+  // frame). Sampled at 32 times in [0, dt), no pair may intersect (reference
+  // distance 0): dt must bound the first contact. Every implementation; the
+  // batches cycle through no turn (the signed bound is then tight: about
+  // 3,000 samples in [dt, 2 dt) touch), a slow and a fast one.
   test::RestoreAuto restore;
   std::mt19937_64 rng(23);
   std::uniform_real_distribution<double> u(-1, 1);
@@ -222,9 +223,13 @@ TEST_CASE("advance kernels: no triangle pair touches before its closing time") {
       for (std::size_t k = 0; k < kBatch; ++k) {
         const Vec3 to = a[k][0] - apply(pose_b, b[k][0]);
         Frame g = f;
-        g.v[0] = to.x, g.v[1] = to.y, g.v[2] = to.z;
+        g.v[0] = -to.x, g.v[1] = -to.y, g.v[2] = -to.z;
         const double scale = norm(to) + 1e-300;
-        for (int c = 0; c < 3; ++c) g.wa[c] = 4 * f.wa[c] / scale * norm(a[k][0]), g.wb[c] = 4 * f.wb[c] / scale * norm(b[k][0]);
+        const double spin = n % 3 == 0 ? 0 : n % 3 == 1 ? 0.25 : 4;
+        for (int c = 0; c < 3; ++c) {
+          g.wa[c] = spin * f.wa[c] / scale * norm(a[k][0]);
+          g.wb[c] = spin * f.wb[c] / scale * norm(b[k][0]);
+        }
         TriangleBatch t = tb;
         advancement::active_kernels().triangle_pairs(t, g);
         if (!(t.dt[k] > 0) || !std::isfinite(t.dt[k])) continue;
@@ -250,6 +255,94 @@ TEST_CASE("advance kernels: no triangle pair touches before its closing time") {
   CHECK(broken == 0);
 }
 
+TEST_CASE("advance kernels: pure translations close at their exact time; receding pairs never") {
+  // Triangles: a = (0,0,0), (1,0,0), (0,1,0); b the same raised to z = 0.5.
+  // Nodes: flat rectangles, a's at the origin with half-axes u = (0,1,0),
+  // v = (0.5,0,0) (so its normal u x v points down, -z: the kernel must turn
+  // it toward b), b's the same at (0.2,0,1): their normals beat the long
+  // axes' direction, a gap of 1 along z. Frames at the identity pose, no
+  // turn; v = v_a - v_b. Moving a up toward b at speed 4, the first contact
+  // is at 0.5 / 4 and 1 / 4: the signed motion bound is exact here, so dt
+  // lies within the distance error of it. Moving apart, the slab only opens:
+  // dt is infinite.
+  test::RestoreAuto restore;
+  TriangleBatch tb;
+  tb.count = kBatch;
+  NodeBatch nb{};
+  nb.count = kBatch;
+  for (std::size_t k = 0; k < kBatch; ++k) {
+    fill(tb, k, {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, {{0, 0, 0.5}, {1, 0, 0.5}, {0, 1, 0.5}});
+    tb.reach_a[k] = tb.reach_b[k] = 2;
+    nb.ua[1][k] = nb.ub[1][k] = 1;
+    nb.va[0][k] = nb.vb[0][k] = 0.5;
+    nb.cb[0][k] = 0.2;
+    nb.cb[2][k] = 1;
+    nb.reach_a[k] = nb.reach_b[k] = 2;
+  }
+  Frame f;
+  f.error = distance_error(2, 2, 1);
+  for (const std::string& impl : runnable_implementations()) {
+    REQUIRE(set_implementation(impl));
+    CAPTURE(impl);
+    for (const double sign : {1.0, -1.0}) {
+      CAPTURE(sign);
+      Frame g = f;
+      g.v[2] = 4 * sign;
+      TriangleBatch t = tb;
+      advancement::active_kernels().triangle_pairs(t, g);
+      NodeBatch n = nb;
+      advancement::active_kernels().node_pairs(n, g);
+      for (std::size_t k = 0; k < kBatch; ++k) {
+        if (sign > 0) {
+          CHECK(t.dt[k] <= 0.5 / 4);
+          CHECK(t.dt[k] >= (0.5 - 2 * f.error) / 4);
+          CHECK(n.dt[k] <= 1.0 / 4);
+          CHECK(n.dt[k] >= (1 - 2 * f.error) / 4);
+        } else {
+          CHECK(t.dt[k] == INFINITY);
+          CHECK(n.dt[k] == INFINITY);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("advance kernels: a node's point swung toward the other node by its body's turn") {
+  // b's origin at (2,0,0) turns about z at rate 1; b's node is the point
+  // (0,1,0) of b's frame (reach 1), a's a sphere of radius 1.5 at the origin.
+  // The point runs along (2 - sin s, cos s, 0), at squared distance
+  // 5 - 4 sin s from the origin: it reaches the sphere at sin s = 11/16,
+  // s = 0.758. It moves toward a along n = (2,1,0) / sqrt 5 (at 2 / sqrt 5
+  // now), so the signed levers must count it as closing: the reach bound
+  // gives (sqrt 5 - 1.5) / 1 = 0.736. The mirror case: a's point (0,1,0)
+  // turns about z, b's sphere at (-2,0,0).
+  test::RestoreAuto restore;
+  const double contact = std::asin(11.0 / 16);
+  for (const bool a_turns : {false, true}) {
+    CAPTURE(a_turns);
+    Frame f;
+    f.error = distance_error(1.5, 1.5, 2);
+    f.x[0] = a_turns ? -2 : 2;
+    (a_turns ? f.wa : f.wb)[2] = 1;
+    NodeBatch nb{};
+    nb.count = kBatch;
+    for (std::size_t k = 0; k < kBatch; ++k) {
+      (a_turns ? nb.ca : nb.cb)[1][k] = 1;
+      (a_turns ? nb.rb : nb.ra)[k] = 1.5;
+      (a_turns ? nb.reach_a : nb.reach_b)[k] = 1;
+      (a_turns ? nb.reach_b : nb.reach_a)[k] = 1.5;
+    }
+    for (const std::string& impl : runnable_implementations()) {
+      REQUIRE(set_implementation(impl));
+      CAPTURE(impl);
+      NodeBatch n = nb;
+      advancement::active_kernels().node_pairs(n, f);
+      CHECK(n.dt[0] <= contact);
+      CHECK(n.dt[0] >= std::sqrt(5.0) - 1.5 - 1e-9);
+    }
+  }
+}
+
 TEST_CASE("advance kernels: a point swinging around bounds its closing time by its turn") {
   // a's point (1, 0, 0) (a triangle shrunk to it) turns about z at rate 1;
   // b's point stands at (-1, 0, 0). Along n = -x the point moves at 0 now,
@@ -271,6 +364,48 @@ TEST_CASE("advance kernels: a point swinging around bounds its closing time by i
     CAPTURE(impl);
     CHECK(t.dt[0] > 1.9);
     CHECK(t.dt[0] <= std::numbers::pi);
+  }
+}
+
+TEST_CASE("advance kernels: a triangle's vertex swung toward the other triangle by its body's turn") {
+  // b's origin at (2,0,0) turns about z at rate 1; b's triangle (0,1,0),
+  // (0,0,0), (0.5,0,0) (b's frame, reach 1) faces a's large triangle in the
+  // plane x = 1.2, a gap of 0.8 along n = +x. Its vertex (0,1,0) runs along
+  // (2 - sin s, cos s, 0) and reaches the plane at sin s = 0.8, s = 0.927;
+  // it moves toward a now (the other two do not), so the signed levers must
+  // count it as closing: the reach bound gives 0.8 / 1. The mirror case:
+  // the same triangle, as a's, turns about z at a's origin,
+  // b's lies in the plane x = -0.8 (b's origin at a's).
+  test::RestoreAuto restore;
+  const double contact = std::asin(0.8);
+  for (const bool a_turns : {false, true}) {
+    CAPTURE(a_turns);
+    Frame f;
+    f.error = distance_error(8, 8, 2);
+    (a_turns ? f.wa : f.wb)[2] = 1;
+    if (!a_turns) f.x[0] = 2;
+    const double plane = a_turns ? -0.8 : 1.2;
+    const Vec3 turning[3] = {{0, 1, 0}, {0, 0, 0}, {0.5, 0, 0}};
+    const Vec3 wall[3] = {{plane, -5, -5}, {plane, 5, -5}, {plane, 0, 5}};
+    TriangleBatch tb;
+    tb.count = kBatch;
+    for (std::size_t k = 0; k < kBatch; ++k) {
+      if (a_turns) {
+        fill(tb, k, turning, wall);
+      } else {
+        fill(tb, k, wall, turning);
+      }
+      tb.reach_a[k] = a_turns ? 1 : 8;
+      tb.reach_b[k] = a_turns ? 8 : 1;
+    }
+    for (const std::string& impl : runnable_implementations()) {
+      REQUIRE(set_implementation(impl));
+      CAPTURE(impl);
+      TriangleBatch t = tb;
+      advancement::active_kernels().triangle_pairs(t, f);
+      CHECK(t.dt[0] <= contact);
+      CHECK(t.dt[0] >= 0.8 - 1e-9);
+    }
   }
 }
 
@@ -310,20 +445,26 @@ TriangleSoup mixed_soup(std::mt19937_64& rng, int n) {
   return soup;
 }
 
-// The soup of the triangles below node `i`.
-TriangleSoup below(const RigidModel& m, std::uint32_t i) {
-  TriangleSoup out{m.soup.vertices, {}};
-  std::vector<std::uint32_t> stack{i};
+// The triangles below node `i`.
+std::vector<std::uint32_t> triangles_below(const RigidModel& m, std::uint32_t i) {
+  std::vector<std::uint32_t> out, stack{i};
   while (!stack.empty()) {
     const SsvNode& n = m.nodes[stack.back()];
     stack.pop_back();
     if (n.count == 1) {
-      out.triangles.push_back(m.soup.triangles[n.first]);
+      out.push_back(n.first);
     } else {
       stack.push_back(n.first);
       stack.push_back(n.second);
     }
   }
+  return out;
+}
+
+// The soup of the triangles below node `i`.
+TriangleSoup below(const RigidModel& m, std::uint32_t i) {
+  TriangleSoup out{m.soup.vertices, {}};
+  for (const std::uint32_t t : triangles_below(m, i)) out.triangles.push_back(m.soup.triangles[t]);
   return out;
 }
 
@@ -333,6 +474,24 @@ void fill(NodeBatch& nb, std::size_t k, const SsvNode& a, const SsvNode& b) {
   };
   put(nb.ca, a.center), put(nb.ua, a.u), put(nb.va, a.v), put(nb.cb, b.center), put(nb.ub, b.u), put(nb.vb, b.v);
   nb.ra[k] = a.radius, nb.rb[k] = b.radius, nb.reach_a[k] = a.reach, nb.reach_b[k] = b.reach;
+}
+
+using NodeIds = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
+
+// The node pairs `ids` of a and b through the active kernels, a batch at a
+// time (padding repeats the last pair); visit(i, lower, dt) for pair i.
+template <class Visit>
+void for_node_pairs(const RigidModel& a, const RigidModel& b, const NodeIds& ids, const Frame& f, const Visit& visit) {
+  for (std::size_t first = 0; first < ids.size(); first += kBatch) {
+    NodeBatch nb;
+    nb.count = std::min(kBatch, ids.size() - first);
+    for (std::size_t k = 0; k < kBatch; ++k) {
+      const auto [ia, ib] = ids[std::min(first + k, ids.size() - 1)];
+      fill(nb, k, a.nodes[ia], b.nodes[ib]);
+    }
+    advancement::active_kernels().node_pairs(nb, f);
+    for (std::size_t k = 0; k < nb.count; ++k) visit(first + k, nb.lower[k], nb.dt[k]);
+  }
 }
 
 }  // namespace
@@ -350,7 +509,7 @@ TEST_CASE("advance kernels: node lower bounds hold for every node pair of built 
     const RigidModel a = build_model(mixed_soup(rng, 20)), b = build_model(mixed_soup(rng, 20));
     const Frame f = random_frame(rng);
     const Pose pose_b = pose_of(f);
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> ids;
+    NodeIds ids;
     std::vector<double> truth;
     for (std::uint32_t ia = 0; ia < a.nodes.size(); ++ia) {
       const TriangleSoup sa = below(a, ia);
@@ -363,24 +522,82 @@ TEST_CASE("advance kernels: node lower bounds hold for every node pair of built 
     pairs += ids.size();
     for (const std::string& impl : runnable_implementations()) {
       REQUIRE(set_implementation(impl));
-      for (std::size_t first = 0; first < ids.size(); first += kBatch) {
-        NodeBatch nb;
-        nb.count = std::min(kBatch, ids.size() - first);
-        for (std::size_t k = 0; k < kBatch; ++k) {
-          const auto [ia, ib] = ids[std::min(first + k, ids.size() - 1)];  // padding repeats the last pair
-          fill(nb, k, a.nodes[ia], b.nodes[ib]);
-        }
-        advancement::active_kernels().node_pairs(nb, f);
-        for (std::size_t k = 0; k < nb.count; ++k) {
-          if (!(nb.lower[k] <= truth[first + k] && nb.dt[k] >= 0)) {
-            test::report_first(broken, impl + ": node bound broken", first + k);
-          }
-        }
-      }
+      for_node_pairs(a, b, ids, f, [&](std::size_t i, double lower, double dt) {
+        if (!(lower <= truth[i] && dt >= 0)) test::report_first(broken, impl + ": node bound broken", i);
+      });
     }
   }
   CAPTURE(pairs);
   CHECK(broken == 0);
+}
+
+TEST_CASE("advance kernels: no node pair touches before its closing time") {
+  // Two models of 12 mixed triangles (points within 1.3 of their origins per
+  // axis); b at a random pose 5 from a's origin, its origin heading for a's
+  // root center (reached at t = 1) while both turn (no turn, slow, fast). Each triangle pair's first contact is sampled at 64 times in
+  // [0, 1.5); no node pair's closing time may pass the first sampled contact
+  // of the triangles below it. Every implementation.
+  test::RestoreAuto restore;
+  std::mt19937_64 rng(31);
+  std::uint64_t broken = 0, tight = 0, pairs = 0;
+  constexpr int kSamples = 64;
+  constexpr double kSpan = 1.5;
+  const std::size_t motions = test::scaled(3, 1);
+  for (std::size_t m = 0; m < motions; ++m) {
+    const RigidModel a = build_model(mixed_soup(rng, 12)), b = build_model(mixed_soup(rng, 12));
+    Frame f = random_frame(rng);
+    f.lin = 0;
+    const double d = 5 / norm(Vec3{f.x[0], f.x[1], f.x[2]});  // 5 from a's origin: apart (points within 1.3 per axis)
+    for (double& x : f.x) x *= d;
+    const Pose pose_b = pose_of(f);
+    const Vec3 to = a.nodes[0].center - pose_b.x;
+    const double spin = m % 3 == 0 ? 0 : m % 3 == 1 ? 0.25 : 2;
+    for (int c = 0; c < 3; ++c) f.v[c] = -(&to.x)[c], f.wa[c] *= spin, f.wb[c] *= spin;
+    const Vec3 wa{f.wa[0], f.wa[1], f.wa[2]}, wb{f.wb[0], f.wb[1], f.wb[2]};
+    const auto turn = [](const Vec3& w, double s) {
+      const double len = norm(w);
+      return len > 0 ? pose_from_axis_angle((1 / len) * w, len * s) : Pose{};
+    };
+    // first[ta][tb]: the first sample at which the triangles touch (kSamples: none).
+    const std::size_t na = a.soup.triangles.size(), nb_tris = b.soup.triangles.size();
+    std::vector<int> first(na * nb_tris, kSamples);
+    for (int j = kSamples - 1; j >= 0; --j) {
+      const double s = kSpan * j / kSamples;
+      Pose at_b = compose(turn(wb, s), Pose{pose_b.R, {}});
+      at_b.x = pose_b.x + s * to;
+      for (std::size_t ta = 0; ta < na; ++ta) {
+        const TriangleSoup sa{a.soup.vertices, {a.soup.triangles[ta]}};
+        for (std::size_t tb = 0; tb < nb_tris; ++tb) {
+          const TriangleSoup sb{b.soup.vertices, {b.soup.triangles[tb]}};
+          if (reference_distance(sa, turn(wa, s), sb, at_b).distance == 0) first[ta * nb_tris + tb] = j;
+        }
+      }
+    }
+    NodeIds ids;
+    std::vector<double> contact;  // the first sampled contact below each node pair
+    for (std::uint32_t ia = 0; ia < a.nodes.size(); ++ia) {
+      for (std::uint32_t ib = 0; ib < b.nodes.size(); ++ib) {
+        int j = kSamples;
+        for (const std::uint32_t ta : triangles_below(a, ia)) {
+          for (const std::uint32_t tb : triangles_below(b, ib)) j = std::min(j, first[ta * nb_tris + tb]);
+        }
+        ids.emplace_back(ia, ib);
+        contact.push_back(j < kSamples ? kSpan * j / kSamples : INFINITY);
+      }
+    }
+    pairs += ids.size();
+    for (const std::string& impl : runnable_implementations()) {
+      REQUIRE(set_implementation(impl));
+      for_node_pairs(a, b, ids, f, [&](std::size_t i, double, double dt) {
+        if (!(dt >= 0 && dt <= contact[i])) test::report_first(broken, impl + ": node closing time past a contact", i);
+        tight += dt > 0 && contact[i] < 2 * dt;
+      });
+    }
+  }
+  CAPTURE(pairs);
+  CAPTURE(tight);
+  CHECK(broken == 0);
+  CHECK(tight > 0);  // some bounds come within a factor 2 of a contact: the test has teeth
 }
 
 }  // namespace simdccd

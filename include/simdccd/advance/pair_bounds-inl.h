@@ -50,54 +50,68 @@ bool turn_axis(typename L::V nx, typename L::V ny, typename L::V nz, const doubl
   return true;
 }
 
-/// The time the motion needs to close `lower` along n (0 when lower |n| <= 0), n
-/// of length len, never normalized. Over the step n is fixed in the world; a
-/// point r (from its body's origin) of a body turning at w moves along n at
-/// v.n + m.r with m = n x w. Two bounds, the larger kept (both hold):
-/// - the paper's directional bound: |m.r| <= |m| reach, so the gap closes at
-///   most at mu = |v.n| + |m_a| reach_a + |m_b| reach_b (+ the articulated
-///   terms lin + spin reach): lower / mu;
+/// The time the motion needs to close `lower` along n (0 when lower |n| <= 0),
+/// n of length len pointing from a's side of the slab to b's, never
+/// normalized. Over the step n is fixed in the world; a point r (from its
+/// body's origin) of a body turning at w moves along n at v.n + m.r with
+/// m = n x w, so the slab closes at the rate v.n + m_a.r_a - m_b.r_b (v =
+/// v_a - v_b), signed: a motion that opens the slab counts against one that
+/// closes it. Two bounds on the time, the larger kept (both hold):
+/// - the paper's directional bound: |m.r| <= |m| reach, so the slab closes
+///   at most at mu = v.n + |m_a| reach_a + |m_b| reach_b (+ the articulated
+///   terms lin + spin reach): lower / mu (never, when mu <= 0);
 /// - the features' own points (the paper's generator points): m is normal to
 ///   w, so only r's part normal to w turns, by the angle |w| s after s:
-///   |m.r| <= |m.r0| + |m| |r0| |w| s. With A = |v.n| + lever_a + lever_b (+
-///   the articulated terms) and C = |m_a| reach_a |w_a| + |m_b| reach_b |w_b|,
+///   m.r <= m.r0 + |m| |r0| |w| s. With A = v.n + lever_a + lever_b (+ the
+///   articulated terms) and C = |m_a| reach_a |w_a| + |m_b| reach_b |w_b|,
 ///   the gap closes by at most A s + C s^2 / 2 by time s: the root of that =
-///   lower. `lever_a(m)` and `lever_b(m)` bound |m.r0| over the pair's points
-///   of a and b at t (in a's frame; b's from b's origin).
-/// Sums and products are widened by a relative 2^-40 and the levers by |m|
-/// Frame::error (their dot products cancel), the result shrunk by 2^-40.
+///   lower. `lever_a(m)` bounds m.r0 over the pair's points of a and
+///   `lever_b(m)` bounds -m.r0 over b's (at t, in a's frame; b's from b's
+///   origin).
+/// The levers grow by |m| Frame::error (their dot products cancel); mu and A
+/// by 2^-40 of the sum of their terms' magnitudes (with |n| |v| for v.n), which
+/// bounds the rounding of the signed sums; C by a relative 2^-40; the result
+/// shrinks by 2^-40.
 template <class L, class LeverA, class LeverB>
 typename L::V closing_time(typename L::V lower, typename L::V nx, typename L::V ny, typename L::V nz,
                            typename L::V len, typename L::V reach_a, typename L::V reach_b, const Frame& f,
                            const LeverA& lever_a, const LeverB& lever_b) {
   using V = typename L::V;
-  const V widen = L::set(1 + 0x1p-40), zero = L::set(0);
-  const V along = L::abs(dot3<L>(L::set(f.v[0]), L::set(f.v[1]), L::set(f.v[2]), nx, ny, nz));
+  const V zero = L::set(0);
+  const double speed = std::sqrt(f.v[0] * f.v[0] + f.v[1] * f.v[1] + f.v[2] * f.v[2]);
   // The terms without a turning axis (articulated links: direction-free).
-  const V fixed = L::add(L::add(along, L::mul(L::set(f.lin), len)),
-                         L::add(L::mul(L::mul(L::set(f.spin_a), len), reach_a), L::mul(L::mul(L::set(f.spin_b), len), reach_b)));
-  V mu = fixed, a = fixed, c = zero;
+  const V free = L::add(L::mul(L::set(f.lin), len),
+                        L::add(L::mul(L::mul(L::set(f.spin_a), len), reach_a), L::mul(L::mul(L::set(f.spin_b), len), reach_b)));
+  const V along = dot3<L>(L::set(f.v[0]), L::set(f.v[1]), L::set(f.v[2]), nx, ny, nz);
+  const V scale = L::add(L::mul(L::set(speed), len), free);  // >= |along| + free
+  V mu = L::add(along, free), a = mu, c = zero, mu_scale = scale, a_scale = scale;
   const auto body = [&](const double* w, V reach, const auto& lever) {
     V mx, my, mz;
     if (!turn_axis<L>(nx, ny, nz, w, mx, my, mz)) return;
     const V m = L::sqrt(dot3<L>(mx, my, mz, mx, my, mz));
     const double rate = std::sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
-    mu = L::add(mu, L::mul(m, reach));
-    a = L::add(a, L::add(lever(mx, my, mz, m), L::mul(m, L::set(f.error))));
-    c = L::add(c, L::mul(L::mul(m, reach), L::set(rate)));
+    const V swing = L::mul(m, reach), slack = L::mul(m, L::set(f.error)), lever_m = lever(mx, my, mz, m);
+    mu = L::add(mu, swing);
+    mu_scale = L::add(mu_scale, swing);
+    a = L::add(a, L::add(lever_m, slack));
+    a_scale = L::add(a_scale, L::add(L::abs(lever_m), slack));
+    c = L::add(c, L::mul(swing, L::set(rate)));
   };
   body(f.wa, reach_a, lever_a);
   body(f.wb, reach_b, lever_b);
   const V gap = L::mul(lower, len);
+  // Upper bounds on the rates, none below 0 (a slab that only opens).
+  const V tiny = L::set(0x1p-40);
+  mu = L::max(L::add(mu, L::mul(mu_scale, tiny)), zero);
+  a = L::max(L::add(a, L::mul(a_scale, tiny)), zero);
+  c = L::mul(c, L::set(1 + 0x1p-40));
   // By reach: gap / mu. By points: 2 gap / (A + sqrt(A^2 + 2 C gap)), the
-  // root of A s + C s^2 / 2 = gap without cancellation. The larger of the
-  // two is 2 gap over the smaller of 2 mu and the root: one division (the
-  // doublings are exact, even where the root is subnormal).
-  a = L::mul(a, widen);
-  c = L::mul(c, widen);
+  // root of A s + C s^2 / 2 = gap without cancellation (A >= 0). The larger
+  // of the two is 2 gap over the smaller of 2 mu and the root: one division
+  // (the doublings are exact, even where the root is subnormal; a zero
+  // denominator gives +infinity: the pair never touches).
   const V root = L::add(a, L::sqrt(L::add(L::mul(a, a), L::mul(L::add(c, c), gap))));
-  const V mu2 = L::mul(mu, widen);
-  const V denominator = L::min(L::add(mu2, mu2), root);
+  const V denominator = L::min(L::add(mu, mu), root);
   const V dt = L::mul(L::div(L::add(gap, gap), denominator), L::set(1 - 0x1p-40));
   return L::select(L::gt(gap, zero), dt, zero);  // gap > 0: also no 0 / 0 without motion
 }

@@ -77,15 +77,22 @@ void node_lanes(NodeBatch& nb, const Frame& f, std::size_t i) {
   consider(nx, ny, nz);
   cross3<L>(ubx, uby, ubz, vbx, vby, vbz, nx, ny, nz);
   consider(nx, ny, nz);
+  // n from a to b: the slab's side of b (slab_gap took either sign).
+  const V zero = L::set(0);
+  const auto flip = L::lt(dot3<L>(dx, dy, dz, bx, by, bz), zero);
+  bx = L::select(flip, L::sub(zero, bx), bx);
+  by = L::select(flip, L::sub(zero, by), by);
+  bz = L::select(flip, L::sub(zero, bz), bz);
   const V blen = L::sqrt(blen2);
   const V lower = L::sub(slab_lower<L>(bgap, blen2, blen, f), radii);
-  // Levers: the support of each rectangle-swept sphere along m, b's from b's origin.
+  // Levers: the support of a's rectangle-swept sphere along m, of b's along
+  // -m from b's origin.
   const auto lever_a = [&](V mx, V my, V mz, V m) {
-    return L::add(L::add(L::abs(dot3<L>(cax, cay, caz, mx, my, mz)), L::abs(dot3<L>(uax, uay, uaz, mx, my, mz))),
+    return L::add(L::add(dot3<L>(cax, cay, caz, mx, my, mz), L::abs(dot3<L>(uax, uay, uaz, mx, my, mz))),
                   L::add(L::abs(dot3<L>(vax, vay, vaz, mx, my, mz)), L::mul(ra, m)));
   };
   const auto lever_b = [&](V mx, V my, V mz, V m) {
-    return L::add(L::add(L::abs(dot3<L>(obx, oby, obz, mx, my, mz)), L::abs(dot3<L>(ubx, uby, ubz, mx, my, mz))),
+    return L::add(L::sub(L::abs(dot3<L>(ubx, uby, ubz, mx, my, mz)), dot3<L>(obx, oby, obz, mx, my, mz)),
                   L::add(L::abs(dot3<L>(vbx, vby, vbz, mx, my, mz)), L::mul(rb, m)));
   };
   const V dt = closing_time<L>(lower, bx, by, bz, blen, reach_a, reach_b, f, lever_a, lever_b);
@@ -164,14 +171,14 @@ void triangle_lanes(TriangleBatch& tb, const Frame& f, std::size_t i) {
   const V lower = slab_lower<L>(L::sub(low_b, top_a), len2, len, f);
   L::store(lower, tb.lower + i);
   L::store(L::add(len, L::set(f.error)), tb.upper + i);
-  // Levers: the largest |m.p| over each triangle's vertices, b's from b's origin.
+  // Levers: the largest m.p over a's vertices and -m.q over b's (b's from b's origin).
   const V ox = L::set(f.x[0]), oy = L::set(f.x[1]), oz = L::set(f.x[2]);
   const auto lever_a = [&](V mx, V my, V mz, V) {
-    return L::max(L::max(L::abs(dot3<L>(a0x, a0y, a0z, mx, my, mz)), L::abs(dot3<L>(a1x, a1y, a1z, mx, my, mz))),
-                  L::abs(dot3<L>(a2x, a2y, a2z, mx, my, mz)));
+    return L::max(L::max(dot3<L>(a0x, a0y, a0z, mx, my, mz), dot3<L>(a1x, a1y, a1z, mx, my, mz)),
+                  dot3<L>(a2x, a2y, a2z, mx, my, mz));
   };
   const auto lever_b = [&](V mx, V my, V mz, V) {
-    const auto at = [&](V x, V y, V z) { return L::abs(dot3<L>(L::sub(x, ox), L::sub(y, oy), L::sub(z, oz), mx, my, mz)); };
+    const auto at = [&](V x, V y, V z) { return dot3<L>(L::sub(ox, x), L::sub(oy, y), L::sub(oz, z), mx, my, mz); };
     return L::max(L::max(at(b0x, b0y, b0z), at(b1x, b1y, b1z)), at(b2x, b2y, b2z));
   };
   L::store(closing_time<L>(lower, nx, ny, nz, len, L::load(tb.reach_a + i), L::load(tb.reach_b + i), f, lever_a,
