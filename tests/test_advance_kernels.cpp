@@ -542,7 +542,7 @@ TEST_CASE("advance kernels: no node pair touches before its closing time") {
   std::uint64_t broken = 0, tight = 0, pairs = 0;
   constexpr int kSamples = 64;
   constexpr double kSpan = 1.5;
-  const std::size_t motions = test::scaled(3, 1);
+  const std::size_t motions = test::scaled(3, 3);  // each of the three turns at least once
   for (std::size_t m = 0; m < motions; ++m) {
     const RigidModel a = build_model(mixed_soup(rng, 12)), b = build_model(mixed_soup(rng, 12));
     Frame f = random_frame(rng);
