@@ -14,9 +14,10 @@ inline constexpr std::size_t kBatch = 64;  ///< lanes per batch: a multiple of e
 struct Frame {
   double R[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};  ///< b's body frame to a's (row-major)
   double x[3] = {};                          ///< ... and its translation
-  /// The motion bound of a point pair (docs/advance.md): the rate at which
-  /// the gap along a unit direction n can shrink is at most
-  /// |v.n| + |n x wa| reach_a + |n x wb| reach_b + lin + spin_a reach_a + spin_b reach_b.
+  /// The motion (docs/advance.md): v = v_a - v_b, the relative velocity of
+  /// the origins, and the angular velocities wa, wb, all in a's frame; the
+  /// gap along a unit direction n from a to b shrinks at most at the rate
+  /// v.n + |n x wa| reach_a + |n x wb| reach_b + lin + spin_a reach_a + spin_b reach_b.
   double v[3] = {}, wa[3] = {}, wb[3] = {};
   double lin = 0, spin_a = 0, spin_b = 0;
   /// The bound on the rounding of every computed distance (distance_error()).

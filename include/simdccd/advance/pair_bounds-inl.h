@@ -50,7 +50,7 @@ bool turn_axis(typename L::V nx, typename L::V ny, typename L::V nz, const doubl
   return true;
 }
 
-/// The time the motion needs to close `lower` along n (0 when lower |n| <= 0),
+/// The time the motion needs to close `lower` along n (0 when lower <= 0),
 /// n of length len pointing from a's side of the slab to b's, never
 /// normalized. Over the step n is fixed in the world; a point r (from its
 /// body's origin) of a body turning at w moves along n at v.n + m.r with
@@ -69,9 +69,13 @@ bool turn_axis(typename L::V nx, typename L::V ny, typename L::V nz, const doubl
 ///   `lever_b(m)` bounds -m.r0 over b's (at t, in a's frame; b's from b's
 ///   origin).
 /// The levers grow by |m| Frame::error (their dot products cancel); mu and A
-/// by 2^-40 of the sum of their terms' magnitudes (with |n| |v| for v.n), which
-/// bounds the rounding of the signed sums; C by a relative 2^-40; the result
-/// shrinks by 2^-40.
+/// by 2^-40 of the sum of their terms' magnitudes (with |n| |v| for v.n and
+/// |n| |w| reach for each turn's, which also bound the rounding of m and of
+/// the frame's v and w), which bounds the rounding of the signed sums; C by a
+/// relative 2^-40; the result shrinks by 2^-40. The rates are divided by |n|
+/// before the root, so its squares stay far from underflow whatever the
+/// size of n (a thin rectangle's normal, a model at a tiny scale); where
+/// A^2 still underflows, the root is kept at least 2 A.
 template <class L, class LeverA, class LeverB>
 typename L::V closing_time(typename L::V lower, typename L::V nx, typename L::V ny, typename L::V nz,
                            typename L::V len, typename L::V reach_a, typename L::V reach_b, const Frame& f,
@@ -91,29 +95,29 @@ typename L::V closing_time(typename L::V lower, typename L::V nx, typename L::V 
     const V m = L::sqrt(dot3<L>(mx, my, mz, mx, my, mz));
     const double rate = std::sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
     const V swing = L::mul(m, reach), slack = L::mul(m, L::set(f.error)), lever_m = lever(mx, my, mz, m);
+    const V most = L::mul(L::mul(L::set(rate), len), reach);  // >= |m| reach, with m's rounding
     mu = L::add(mu, swing);
-    mu_scale = L::add(mu_scale, swing);
+    mu_scale = L::add(mu_scale, most);
     a = L::add(a, L::add(lever_m, slack));
-    a_scale = L::add(a_scale, L::add(L::abs(lever_m), slack));
+    a_scale = L::add(a_scale, L::add(L::add(L::abs(lever_m), slack), most));
     c = L::add(c, L::mul(swing, L::set(rate)));
   };
   body(f.wa, reach_a, lever_a);
   body(f.wb, reach_b, lever_b);
-  const V gap = L::mul(lower, len);
-  // Upper bounds on the rates, none below 0 (a slab that only opens).
-  const V tiny = L::set(0x1p-40);
-  mu = L::max(L::add(mu, L::mul(mu_scale, tiny)), zero);
-  a = L::max(L::add(a, L::mul(a_scale, tiny)), zero);
-  c = L::mul(c, L::set(1 + 0x1p-40));
-  // By reach: gap / mu. By points: 2 gap / (A + sqrt(A^2 + 2 C gap)), the
-  // root of A s + C s^2 / 2 = gap without cancellation (A >= 0). The larger
-  // of the two is 2 gap over the smaller of 2 mu and the root: one division
-  // (the doublings are exact, even where the root is subnormal; a zero
-  // denominator gives +infinity: the pair never touches).
-  const V root = L::add(a, L::sqrt(L::add(L::mul(a, a), L::mul(L::add(c, c), gap))));
+  // Upper bounds on the rates, none below 0 (a slab that only opens), per
+  // unit of n: lower is already a distance.
+  const V tiny = L::set(0x1p-40), per = L::div(L::set(1), len);
+  mu = L::mul(L::max(L::add(mu, L::mul(mu_scale, tiny)), zero), per);
+  a = L::mul(L::max(L::add(a, L::mul(a_scale, tiny)), zero), per);
+  c = L::mul(L::mul(c, L::set(1 + 0x1p-40)), per);
+  // By reach: lower / mu. By points: 2 lower / (A + sqrt(A^2 + 2 C lower)),
+  // the root of A s + C s^2 / 2 = lower without cancellation (A >= 0). The
+  // larger of the two is 2 lower over the smaller of 2 mu and the root: one
+  // division (a zero denominator gives +infinity: the pair never touches).
+  const V root = L::add(a, L::max(a, L::sqrt(L::add(L::mul(a, a), L::mul(L::add(c, c), lower)))));
   const V denominator = L::min(L::add(mu, mu), root);
-  const V dt = L::mul(L::div(L::add(gap, gap), denominator), L::set(1 - 0x1p-40));
-  return L::select(L::gt(gap, zero), dt, zero);  // gap > 0: also no 0 / 0 without motion
+  const V dt = L::mul(L::div(L::add(lower, lower), denominator), L::set(1 - 0x1p-40));
+  return L::select(L::gt(lower, zero), dt, zero);  // lower > 0: also no 0 / 0 without motion
 }
 
 /// b's body vector (no translation) -> a's body frame.
