@@ -34,31 +34,43 @@ double distance_between(const Vec3& p, const Vec3& q) { return std::hypot(q.x - 
 
 }  // namespace
 
-TEST_CASE("advance: two unit cubes, one translated through the other (every method and implementation)") {
+TEST_CASE("advance: two unit cubes, one translated through the other (every method, implementation and scale)") {
   // a: unit cube centered at (-3, 0, 0) moving by (6, 0, 0); b: unit cube at
   // the origin. The gap between a's face x = -2.5 + 6t and b's face x = -0.5
   // is 2 - 6t: first contact t* = 1/3, and the distance is at most the
   // threshold tau only for t >= (2 - tau) / 6. (FCL's CA answers 1 here.)
-  const RigidModel a = build_model(box({0.5, 0.5, 0.5})), b = build_model(box({0.5, 0.5, 0.5}));
-  RigidPath pa = still_at({-3, 0, 0});
-  pa.velocity = {6, 0, 0};
+  // The same scaled by s (sizes, positions, speed and threshold; an exact
+  // scaling, the same times): at s = 2^-390 the scale (reaches plus offsets,
+  // about 10.7 s) is above 2^-400 and the answer is the unscaled one; at
+  // s = 2^-420 it is below: invalid input.
   test::RestoreAuto restore;
-  for (const std::string& impl : runnable_implementations()) {
-    REQUIRE(set_implementation(impl));
-    for (AdvanceMethod m : kMethods) {
-      CAPTURE(impl);
-      CAPTURE(to_string(m));
-      AdvanceOptions o;
-      o.method = m;
-      o.threshold = 1e-3;
-      const AdvanceResult r = advance(a, pa, b, still_at({}), o);
-      CHECK(r.status == AdvanceStatus::contact);
-      CHECK(r.toc <= 1.0 / 3);
-      CHECK(r.toc >= (2 - 1e-3) / 6);
-      CHECK(r.closest.distance <= 1e-3);
-      // The closest points lie on a's face x = -2.5 + 6 toc and b's face x = -0.5.
-      CHECK(std::abs(r.closest.point_a.x - (-2.5 + 6 * r.toc)) <= 1e-9);
-      CHECK(std::abs(r.closest.point_b.x + 0.5) <= 1e-9);
+  for (const double s : {1.0, 0x1p-390, 0x1p-420}) {
+    CAPTURE(s);
+    const RigidModel a = build_model(box({0.5 * s, 0.5 * s, 0.5 * s}));
+    const RigidModel b = build_model(box({0.5 * s, 0.5 * s, 0.5 * s}));
+    RigidPath pa = still_at({-3 * s, 0, 0});
+    pa.velocity = {6 * s, 0, 0};
+    for (const std::string& impl : runnable_implementations()) {
+      REQUIRE(set_implementation(impl));
+      for (AdvanceMethod m : kMethods) {
+        CAPTURE(impl);
+        CAPTURE(to_string(m));
+        AdvanceOptions o;
+        o.method = m;
+        o.threshold = 1e-3 * s;
+        const AdvanceResult r = advance(a, pa, b, still_at({}), o);
+        if (s < 0x1p-400) {
+          CHECK(r.status == AdvanceStatus::invalid_input);
+          continue;
+        }
+        CHECK(r.status == AdvanceStatus::contact);
+        CHECK(r.toc <= 1.0 / 3);
+        CHECK(r.toc >= (2 - 1e-3) / 6);
+        CHECK(r.closest.distance <= 1e-3 * s);
+        // The closest points lie on a's face x = -2.5 + 6 toc and b's face x = -0.5.
+        CHECK(std::abs(r.closest.point_a.x - (-2.5 + 6 * r.toc) * s) <= 1e-9 * s);
+        CHECK(std::abs(r.closest.point_b.x + 0.5 * s) <= 1e-9 * s);
+      }
     }
   }
 }

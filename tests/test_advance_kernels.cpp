@@ -317,6 +317,42 @@ TEST_CASE("advance kernels: pure translations close at their exact time; recedin
   }
 }
 
+TEST_CASE("advance kernels: a thin node's subnormal normal is no direction") {
+  // a: the rectangle at the origin with half-axes u = (0,t,0), v = (1,0,0),
+  // t = 2^-530 (1 + 2^-20): its normal u x v = (0,0,-t) has |n|^2 = t^2, a
+  // subnormal that rounds down to 2^-1060 (a relative 2^-19 lost). b: the
+  // point (0.5,0,1), radius 0, right above a's point (0.5,0,0): the distance
+  // is 1. Along that normal gap / |n| would come out 1 + 2^-20, above the
+  // distance by far more than the error; the kernel must not use it. The long
+  // axes' direction (the closest points (0,0,0) and (0.5,0,1)) still bounds
+  // the distance by (1.25 - 0.5) / sqrt(1.25) = 0.67.
+  test::RestoreAuto restore;
+  const double t = 0x1p-530 * (1 + 0x1p-20);
+  REQUIRE(t * t < 0x1p-1022);
+  NodeBatch nb{};
+  nb.count = kBatch;
+  for (std::size_t k = 0; k < kBatch; ++k) {
+    nb.ua[1][k] = t;
+    nb.va[0][k] = 1;
+    nb.cb[0][k] = 0.5;
+    nb.cb[2][k] = 1;
+    nb.reach_a[k] = 1;
+    nb.reach_b[k] = 1.2;
+  }
+  Frame f;
+  f.error = distance_error(1, 1.2, 0);
+  for (const std::string& impl : runnable_implementations()) {
+    REQUIRE(set_implementation(impl));
+    CAPTURE(impl);
+    NodeBatch n = nb;
+    advancement::active_kernels().node_pairs(n, f);
+    for (std::size_t k = 0; k < kBatch; ++k) {
+      CHECK(n.lower[k] <= 1);
+      CHECK(n.lower[k] >= 0.67);
+    }
+  }
+}
+
 TEST_CASE("advance kernels: a node's point swung toward the other node by its body's turn") {
   // b's origin at (2,0,0) turns about z at rate 1; b's node is the point
   // (0,1,0) of b's frame (reach 1), a's a sphere of radius 1.5 at the origin.

@@ -84,7 +84,10 @@ DistanceResult distance(const RigidModel& a, const Pose& pa, const RigidModel& b
 namespace advancement {
 
 bool certifiable(const AdvanceOptions& o, double reach_a, double reach_b, double offset) {
-  return std::isfinite(o.threshold) && o.threshold > 8 * distance_error(reach_a, reach_b, offset) &&
+  // Below this scale the kernels' projections could underflow by more than
+  // the distance error (advance/pair_bounds-inl.h, kLeastLen2).
+  constexpr double kLeastScale = 0x1p-400;
+  return reach_a + reach_b + offset >= kLeastScale && std::isfinite(o.threshold) && o.threshold > 8 * distance_error(reach_a, reach_b, offset) &&
          o.max_iterations > 0 && o.control > 0 && o.control <= 1;
 }
 

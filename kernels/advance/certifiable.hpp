@@ -5,7 +5,8 @@
 
 namespace simdccd::advancement {
 
-/// False when the threshold is not above 8 distance_error(reach_a, reach_b, offset), the
+/// False when the scale reach_a + reach_b + offset is below 2^-400, the
+/// threshold is not above 8 distance_error(reach_a, reach_b, offset), the
 /// iteration cap is not positive or the control is not in (0, 1].
 bool certifiable(const AdvanceOptions& o, double reach_a, double reach_b, double offset);
 

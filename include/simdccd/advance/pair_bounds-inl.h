@@ -30,12 +30,23 @@ namespace simdccd::advancement::SIMDCCD_TARGET_NAMESPACE {
 using simd::SIMDCCD_TARGET_NAMESPACE::cross3;
 using simd::SIMDCCD_TARGET_NAMESPACE::dot3;
 
+/// The least |n|^2 of a direction the kernels use. Above it, |n|^2 is a
+/// normal double (its rounding relative) and |n| >= 2^-500, so a projection's
+/// underflow (at most a few 2^-1074) costs at most a few 2^-574 of distance,
+/// far inside Frame::error (certifiable() keeps the models' scale above
+/// 2^-400, so Frame::error >= 2^-440). The rates' underflow, a few 2^-574 a
+/// unit of time, is as harmless: it matters only to rates too slow to close
+/// any positive lower bound (at least an ulp of Frame::error, 2^-492) within
+/// the step. A subnormal |n|^2 (a thin node's normal) would overstate
+/// gap / |n| by its lost bits: such an n is no direction.
+constexpr double kLeastLen2 = 0x1p-1000;
+
 /// The slab's lower bound: gap / |n| - error (gap = b's smallest projection
 /// on n minus a's largest; len2 = |n|^2, len = |n|), or -infinity when n is
-/// zero (no direction).
+/// too short to be a direction (kLeastLen2).
 template <class L>
 typename L::V slab_lower(typename L::V gap, typename L::V len2, typename L::V len, const Frame& f) {
-  const auto some = L::gt(len2, L::set(0));
+  const auto some = L::ge(len2, L::set(kLeastLen2));
   return L::select(some, L::sub(L::div(gap, L::select(some, len, L::set(1))), L::set(f.error)),
                    L::set(-std::numeric_limits<double>::infinity()));
 }

@@ -63,8 +63,8 @@ void node_lanes(NodeBatch& nb, const Frame& f, std::size_t i) {
   V bgap = slab_gap(bx, by, bz), blen2 = dot3<L>(bx, by, bz, bx, by, bz);
   const auto consider = [&](V nx, V ny, V nz) {
     const V len2 = dot3<L>(nx, ny, nz, nx, ny, nz), gap = slab_gap(nx, ny, nz);
-    const V zero = L::set(0);
-    const auto better = L::both(L::gt(len2, zero), L::either(L::le(blen2, zero),
+    const V least = L::set(kLeastLen2);
+    const auto better = L::both(L::ge(len2, least), L::either(L::lt(blen2, least),
                                 L::gt(L::mul(L::mul(gap, L::abs(gap)), blen2), L::mul(L::mul(bgap, L::abs(bgap)), len2))));
     bx = L::select(better, nx, bx);
     by = L::select(better, ny, by);
