@@ -202,6 +202,12 @@ TEST_CASE("advance: invalid input is answered as such") {
   infinite.vertices[2].y = std::numeric_limits<double>::infinity();
   CHECK_THROWS_AS(build_model(infinite), std::invalid_argument);
   CHECK_THROWS_AS(build_model(TriangleSoup{}), std::invalid_argument);
+  CHECK_THROWS_AS(distance(a, skew.start, a, Pose{}), std::invalid_argument);
+  CHECK_THROWS_AS(distance(a, Pose{}, a, still_at({std::numeric_limits<double>::infinity(), 0, 0}).start),
+                  std::invalid_argument);
+  // Two cubes of half-size 2^-410 at the origin: a scale of about 2^-409.
+  const RigidModel speck = build_model(box({0x1p-410, 0x1p-410, 0x1p-410}));
+  CHECK_THROWS_AS(distance(speck, Pose{}, speck, Pose{}), std::invalid_argument);
 }
 
 }  // namespace simdccd

@@ -68,7 +68,10 @@ struct DistanceResult {
   std::uint32_t triangle_a = 0, triangle_b = 0;  ///< the closest triangle pair (feature ids)
 };
 
-/// The distance between model a at pose pa and model b at pose pb.
+/// The distance between model a at pose pa and model b at pose pb. Throws
+/// std::invalid_argument for a pose that is not finite, not a rotation (to
+/// 2^-46) or translated beyond 2^60, or a pair whose scale (both reaches and
+/// both translations) is below 2^-400.
 DistanceResult distance(const RigidModel& a, const Pose& pa, const RigidModel& b, const Pose& pb);
 
 /// The absolute bound on the error of every computed distance between models

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "advance/pair_advance.hpp"
 #include "advance/certifiable.hpp"
@@ -73,6 +74,11 @@ std::string_view to_string(AdvanceStatus status) {
 }
 
 DistanceResult distance(const RigidModel& a, const Pose& pa, const RigidModel& b, const Pose& pb) {
+  const bool valid_poses = is_rotation(pa.R) && is_rotation(pb.R) && finite(pa.x) && finite(pb.x) &&
+                           norm(pa.x) + norm(pb.x) <= 0x1p60;
+  if (!valid_poses || a.reach + b.reach + norm(pa.x) + norm(pb.x) < advancement::kLeastScale) {
+    throw std::invalid_argument("distance: a pose that is not finite, not a rotation or above 2^60, or a scale below 2^-400");
+  }
   advancement::PairState s;
   s.a = pa;
   s.b = pb;
@@ -84,11 +90,9 @@ DistanceResult distance(const RigidModel& a, const Pose& pa, const RigidModel& b
 namespace advancement {
 
 bool certifiable(const AdvanceOptions& o, double reach_a, double reach_b, double offset) {
-  // Below this scale the kernels' projections could underflow by more than
-  // the distance error (advance/pair_bounds-inl.h, kLeastLen2).
-  constexpr double kLeastScale = 0x1p-400;
-  return reach_a + reach_b + offset >= kLeastScale && std::isfinite(o.threshold) && o.threshold > 8 * distance_error(reach_a, reach_b, offset) &&
-         o.max_iterations > 0 && o.control > 0 && o.control <= 1;
+  return reach_a + reach_b + offset >= kLeastScale && std::isfinite(o.threshold) &&
+         o.threshold > 8 * distance_error(reach_a, reach_b, offset) && o.max_iterations > 0 && o.control > 0 &&
+         o.control <= 1;
 }
 
 }  // namespace advancement

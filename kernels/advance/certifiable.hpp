@@ -5,6 +5,11 @@
 
 namespace simdccd::advancement {
 
+/// The least scale (reaches plus offset) of a model pair: below it the
+/// kernels' projections could underflow by more than the distance error
+/// (advance/pair_bounds-inl.h, kLeastLen2).
+constexpr double kLeastScale = 0x1p-400;
+
 /// False when the scale reach_a + reach_b + offset is below 2^-400, the
 /// threshold is not above 8 distance_error(reach_a, reach_b, offset), the
 /// iteration cap is not positive or the control is not in (0, 1].
