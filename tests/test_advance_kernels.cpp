@@ -4,6 +4,7 @@
 // hierarchies (the rectangle-swept spheres must hold their triangles).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <numbers>
@@ -17,6 +18,7 @@
 #include "test_scale.hpp"
 #include "simdccd/advance.hpp"
 #include "simdccd/advance_reference.hpp"
+#include "simdccd/advance_scenes.hpp"
 
 namespace simdccd {
 namespace {
@@ -541,6 +543,54 @@ void for_node_pairs(const RigidModel& a, const RigidModel& b, const NodeIds& ids
 }
 
 }  // namespace
+
+TEST_CASE("advance kernels: every node's swept sphere holds its triangles; a tube's is as thin as the tube") {
+  // Containment: every vertex below a node lies within its radius of the
+  // node's rectangle (center + s u + t v, |s|, |t| <= 1), for mixed soups and
+  // a torus knot. The tube: an 8-sided prism of circumradius 1 along x from
+  // -5 to 5 (its 16 side triangles). A sphere swept over a rectangle holds the
+  // octagon only with |v| + radius >= cos(pi / 8) = 0.92 across; sweeping
+  // over the whole projection (a square of half side >= cos(pi / 8) swept by
+  // the half thickness >= cos(pi / 8)) took at least 1.85. Shrinking the
+  // rectangle by the sphere's reach must keep the root within 1.1 across and
+  // 5 + 1.1 along.
+  std::mt19937_64 rng(29);
+  std::vector<TriangleSoup> soups = {mixed_soup(rng, 40), mixed_soup(rng, 40), torus_knot(2, 3, 48, 6, 1, 0.4, 0.15)};
+  TriangleSoup tube;
+  for (int k = 0; k < 8; ++k) {
+    const double angle = k * std::numbers::pi / 4;
+    tube.vertices.push_back({-5, std::cos(angle), std::sin(angle)});
+    tube.vertices.push_back({5, std::cos(angle), std::sin(angle)});
+  }
+  for (std::uint32_t k = 0; k < 8; ++k) {
+    const std::uint32_t n = (k + 1) % 8;
+    tube.triangles.push_back({2 * k, 2 * k + 1, 2 * n});
+    tube.triangles.push_back({2 * n, 2 * k + 1, 2 * n + 1});
+  }
+  soups.push_back(tube);
+  for (const TriangleSoup& soup : soups) {
+    const RigidModel m = build_model(soup);
+    std::uint64_t outside = 0;
+    for (std::uint32_t i = 0; i < m.nodes.size(); ++i) {
+      const SsvNode& n = m.nodes[i];
+      const double uu = dot(n.u, n.u), vv = dot(n.v, n.v);
+      for (const std::uint32_t t : triangles_below(m, i)) {
+        for (const std::uint32_t k : m.soup.triangles[t]) {
+          const Vec3 d = m.soup.vertices[k] - n.center;
+          const double s = uu > 0 ? std::clamp(dot(d, n.u) / uu, -1.0, 1.0) : 0;
+          const double r = vv > 0 ? std::clamp(dot(d, n.v) / vv, -1.0, 1.0) : 0;
+          outside += norm(d - s * n.u - r * n.v) > n.radius + 1e-12;
+        }
+      }
+    }
+    CHECK(outside == 0);
+  }
+  const RigidModel tube_model = build_model(tube);
+  const SsvNode& root = tube_model.nodes[0];
+  CHECK(std::abs(root.u.x) > std::abs(root.u.y) + std::abs(root.u.z));  // the long axis along x
+  CHECK(norm(root.v) + root.radius <= 1.1);
+  CHECK(norm(root.u) + root.radius <= 6.1);
+}
 
 TEST_CASE("advance kernels: node lower bounds hold for every node pair of built hierarchies") {
   // Two models of 20 mixed triangles each, b at the frame's random pose; every

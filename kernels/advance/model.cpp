@@ -125,7 +125,8 @@ class Builder {
 
   // The rectangle in the plane of the two principal directions through the
   // middle of the vertices' spread along the third, spanning their
-  // projections; then the radius measured from the rectangle actually stored.
+  // projections less the sphere's reach; then the radius measured from the
+  // rectangle actually stored.
   void fit(SsvNode& node, const std::uint32_t* first, const std::uint32_t* last) const {
     const Spread sp = spread(first, last, Points::vertices);
     const Vec3 e1 = principal_axis(sp);
@@ -146,6 +147,27 @@ class Builder {
         hi[k] = std::max(hi[k], s);
       }
     });
+    // PQP's shrink: the rectangle need only come within the half thickness r0
+    // of each point, less the point's height over the middle plane (a tube's
+    // cross-section is then a segment swept by r0, not a square of side 2 r0
+    // swept by r0). The radius is then measured as before.
+    const double r0 = 0.5 * (hi[2] - lo[2]), mid = 0.5 * (lo[2] + hi[2]);
+    double shrunk_lo[2] = {INFINITY, INFINITY}, shrunk_hi[2] = {-INFINITY, -INFINITY};
+    each_vertex(first, last, [&](const Vec3& v) {
+      const Vec3 d = v - sp.mean;
+      const double h = dot(d, e3) - mid, give = std::sqrt(std::max(0.0, r0 * r0 - h * h));
+      for (int k = 0; k < 2; ++k) {
+        const double s = dot(d, axes[k]);
+        shrunk_lo[k] = std::min(shrunk_lo[k], s + give);
+        shrunk_hi[k] = std::max(shrunk_hi[k], s - give);
+      }
+    });
+    for (int k = 0; k < 2; ++k) {
+      // Crossed bounds: the points fit in the sphere swept along less than a line.
+      const double middle = 0.5 * (shrunk_lo[k] + shrunk_hi[k]);
+      lo[k] = std::min(shrunk_lo[k], middle);
+      hi[k] = std::max(shrunk_hi[k], middle);
+    }
     node.center = sp.mean;
     for (int k = 0; k < 3; ++k) node.center = node.center + (0.5 * (lo[k] + hi[k])) * axes[k];
     const double half_u = 0.5 * (hi[0] - lo[0]), half_v = 0.5 * (hi[1] - lo[1]);
