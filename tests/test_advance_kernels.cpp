@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "advance/kernel_table.hpp"
+#include "advance/traversal.hpp"
 #include "common/vec3_math.hpp"
 #include "implementations.hpp"
 #include "test_scale.hpp"
@@ -355,6 +356,18 @@ TEST_CASE("advance kernels: a thin node's subnormal normal is no direction") {
   }
 }
 
+TEST_CASE("advance kernels: a frame's error is never below the least certified scale's") {
+  // advance() checks the scale (reaches plus offsets) at the step's ends only;
+  // two bodies of reach 2^-420 passing the origin together at mid-step give a
+  // frame of scale 2^-419 there, whose own error bound (2^-459) would not
+  // cover the kernels' underflow. The frame keeps 2^-40 of 2^-400.
+  advancement::PairState s;
+  const Frame f = advancement::make_frame(s, 0x1p-420, 0x1p-420);
+  CHECK(f.error == distance_error(0, 0, 0x1p-400));
+  s.a.x = {4, 0, 0};  // a larger scale keeps its own error
+  CHECK(advancement::make_frame(s, 1, 1).error == distance_error(1, 1, 4));
+}
+
 TEST_CASE("advance kernels: a node's point swung toward the other node by its body's turn") {
   // b's origin at (2,0,0) turns about z at rate 1; b's node is the point
   // (0,1,0) of b's frame (reach 1), a's a sphere of radius 1.5 at the origin.
@@ -544,30 +557,36 @@ void for_node_pairs(const RigidModel& a, const RigidModel& b, const NodeIds& ids
 
 }  // namespace
 
-TEST_CASE("advance kernels: every node's swept sphere holds its triangles; a tube's is as thin as the tube") {
+TEST_CASE("advance kernels: every node's swept sphere holds its triangles; a tube's is thinner than a box") {
   // Containment: every vertex below a node lies within its radius of the
-  // node's rectangle (center + s u + t v, |s|, |t| <= 1), for mixed soups and
-  // a torus knot. The tube: an 8-sided prism of circumradius 1 along x from
-  // -5 to 5 (its 16 side triangles). A sphere swept over a rectangle holds the
-  // octagon only with |v| + radius >= cos(pi / 8) = 0.92 across; sweeping
-  // over the whole projection (a square of half side >= cos(pi / 8) swept by
-  // the half thickness >= cos(pi / 8)) took at least 1.85. Shrinking the
-  // rectangle by the sphere's reach must keep the root within 1.1 across and
-  // 5 + 1.1 along.
+  // node's rectangle (center + s u + t v, |s|, |t| <= 1), for mixed soups, a
+  // torus knot and octagonal tubes. A tube: an 8-sided prism of circumradius 1
+  // along x from -5 to 5 (its 16 side triangles), its vertices at the angles
+  // k pi / 4 + phi about x. Its cross-section's spread is the same in every
+  // direction, so the fit keeps e2 = y, e3 = z. Spanning the whole projection
+  // (the old fit) took |v| + radius >= 2 cos(pi / 8) = 1.85 across. Shrinking
+  // by the sphere's reach: at phi = 0 the rectangle collapses to the x axis
+  // (every vertex at y^2 + z^2 = 1 = r0^2), |v| + radius = 1; at phi = pi / 8,
+  // r0 = sin(3 pi / 8), the vertices at |z| = r0 keep |v| = cos(3 pi / 8), the
+  // radius is r0: 1.307. So at most 1.31 across, and 5 + 1.31 along.
   std::mt19937_64 rng(29);
   std::vector<TriangleSoup> soups = {mixed_soup(rng, 40), mixed_soup(rng, 40), torus_knot(2, 3, 48, 6, 1, 0.4, 0.15)};
-  TriangleSoup tube;
-  for (int k = 0; k < 8; ++k) {
-    const double angle = k * std::numbers::pi / 4;
-    tube.vertices.push_back({-5, std::cos(angle), std::sin(angle)});
-    tube.vertices.push_back({5, std::cos(angle), std::sin(angle)});
+  std::vector<TriangleSoup> tubes;
+  for (const double phi : {0.0, std::numbers::pi / 16, std::numbers::pi / 8}) {
+    TriangleSoup tube;
+    for (int k = 0; k < 8; ++k) {
+      const double angle = k * std::numbers::pi / 4 + phi;
+      tube.vertices.push_back({-5, std::cos(angle), std::sin(angle)});
+      tube.vertices.push_back({5, std::cos(angle), std::sin(angle)});
+    }
+    for (std::uint32_t k = 0; k < 8; ++k) {
+      const std::uint32_t n = (k + 1) % 8;
+      tube.triangles.push_back({2 * k, 2 * k + 1, 2 * n});
+      tube.triangles.push_back({2 * n, 2 * k + 1, 2 * n + 1});
+    }
+    soups.push_back(tube);
+    tubes.push_back(tube);
   }
-  for (std::uint32_t k = 0; k < 8; ++k) {
-    const std::uint32_t n = (k + 1) % 8;
-    tube.triangles.push_back({2 * k, 2 * k + 1, 2 * n});
-    tube.triangles.push_back({2 * n, 2 * k + 1, 2 * n + 1});
-  }
-  soups.push_back(tube);
   for (const TriangleSoup& soup : soups) {
     const RigidModel m = build_model(soup);
     std::uint64_t outside = 0;
@@ -585,11 +604,13 @@ TEST_CASE("advance kernels: every node's swept sphere holds its triangles; a tub
     }
     CHECK(outside == 0);
   }
-  const RigidModel tube_model = build_model(tube);
-  const SsvNode& root = tube_model.nodes[0];
-  CHECK(std::abs(root.u.x) > std::abs(root.u.y) + std::abs(root.u.z));  // the long axis along x
-  CHECK(norm(root.v) + root.radius <= 1.1);
-  CHECK(norm(root.u) + root.radius <= 6.1);
+  for (const TriangleSoup& tube : tubes) {
+    const RigidModel tube_model = build_model(tube);
+    const SsvNode& root = tube_model.nodes[0];
+    CHECK(std::abs(root.u.x) > std::abs(root.u.y) + std::abs(root.u.z));  // the long axis along x
+    CHECK(norm(root.v) + root.radius <= 1.31);
+    CHECK(norm(root.u) + root.radius <= 6.31);
+  }
 }
 
 TEST_CASE("advance kernels: node lower bounds hold for every node pair of built hierarchies") {

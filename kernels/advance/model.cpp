@@ -147,10 +147,11 @@ class Builder {
         hi[k] = std::max(hi[k], s);
       }
     });
-    // PQP's shrink: the rectangle need only come within the half thickness r0
-    // of each point, less the point's height over the middle plane (a tube's
-    // cross-section is then a segment swept by r0, not a square of side 2 r0
-    // swept by r0). The radius is then measured as before.
+    // PQP's shrink (without its corner pass): along each axis the rectangle
+    // stops sqrt(r0^2 - h^2) short of a point at height h over the middle
+    // plane, r0 the half thickness (a round tube's cross-section is then a
+    // segment swept by r0, not a square of side 2 r0 swept by r0). The radius
+    // is then measured as before, so it covers a point beyond two edges too.
     const double r0 = 0.5 * (hi[2] - lo[2]), mid = 0.5 * (lo[2] + hi[2]);
     double shrunk_lo[2] = {INFINITY, INFINITY}, shrunk_hi[2] = {-INFINITY, -INFINITY};
     each_vertex(first, last, [&](const Vec3& v) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "advance/certifiable.hpp"
 #include "advance/kernel_table.hpp"
 #include "common/vec3_math.hpp"
 
@@ -59,7 +60,11 @@ Frame make_frame(const PairState& s, double reach_a, double reach_b) {
   f.lin = s.lin;
   f.spin_a = s.spin_a;
   f.spin_b = s.spin_b;
-  f.error = distance_error(reach_a, reach_b, norm(s.a.x) + norm(s.b.x) + norm(s.v));
+  // At least the error at the least certified scale: the pair's scale was
+  // checked at the step's ends (certifiable()), and the bodies may pass
+  // closer to the origin in between.
+  f.error = std::max(distance_error(reach_a, reach_b, norm(s.a.x) + norm(s.b.x) + norm(s.v)),
+                     distance_error(0, 0, kLeastScale));
   return f;
 }
 

@@ -34,7 +34,7 @@ using simd::SIMDCCD_TARGET_NAMESPACE::dot3;
 /// normal double (its rounding relative) and |n| >= 2^-500, so a projection's
 /// underflow (at most a few 2^-1074) costs at most a few 2^-574 of distance,
 /// far inside Frame::error (certifiable() keeps the models' scale above
-/// 2^-400, so Frame::error >= 2^-440). The rates' underflow, a few 2^-574 a
+/// 2^-400 and make_frame() the error at least 2^-440). The rates' underflow, a few 2^-574 a
 /// unit of time, is as harmless: it matters only to rates too slow to close
 /// any positive lower bound (at least an ulp of Frame::error, 2^-492) within
 /// the step. A subnormal |n|^2 (a thin node's normal) would overstate
