@@ -13,8 +13,10 @@
 namespace simdccd {
 namespace {
 
+bool is_valid(const Pose& p) { return is_rotation(p.R) && finite(p.x) && norm(p.x) <= 0x1p60; }
+
 bool is_valid(const RigidPath& p) {
-  return is_rotation(p.start.R) && finite(p.start.x) && finite(p.velocity) && std::isfinite(p.angle) &&
+  return is_valid(p.start) && finite(p.velocity) && std::isfinite(p.angle) &&
          p.angle >= 0 && p.angle <= 4 * M_PI && (p.angle == 0 || std::abs(norm(p.axis) - 1) <= 0x1p-46) &&
          norm(p.start.x) + norm(p.velocity) <= 0x1p60;
 }
@@ -74,9 +76,7 @@ std::string_view to_string(AdvanceStatus status) {
 }
 
 DistanceResult distance(const RigidModel& a, const Pose& pa, const RigidModel& b, const Pose& pb) {
-  const bool valid_poses = is_rotation(pa.R) && is_rotation(pb.R) && finite(pa.x) && finite(pb.x) &&
-                           norm(pa.x) + norm(pb.x) <= 0x1p60;
-  if (!valid_poses || a.reach + b.reach + norm(pa.x) + norm(pb.x) < advancement::kLeastScale) {
+  if (!is_valid(pa) || !is_valid(pb) || !advancement::certified_scale(a.reach, b.reach, norm(pa.x) + norm(pb.x))) {
     throw std::invalid_argument("distance: a pose that is not finite, not a rotation or above 2^60, or a scale below 2^-400");
   }
   advancement::PairState s;
@@ -90,7 +90,7 @@ DistanceResult distance(const RigidModel& a, const Pose& pa, const RigidModel& b
 namespace advancement {
 
 bool certifiable(const AdvanceOptions& o, double reach_a, double reach_b, double offset) {
-  return reach_a + reach_b + offset >= kLeastScale && std::isfinite(o.threshold) &&
+  return certified_scale(reach_a, reach_b, offset) && std::isfinite(o.threshold) &&
          o.threshold > 8 * distance_error(reach_a, reach_b, offset) && o.max_iterations > 0 && o.control > 0 &&
          o.control <= 1;
 }

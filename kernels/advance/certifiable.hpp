@@ -10,6 +10,11 @@ namespace simdccd::advancement {
 /// (advance/pair_bounds-inl.h, kLeastLen2).
 constexpr double kLeastScale = 0x1p-400;
 
+/// Whether a model pair's scale (reaches plus offset) is at least kLeastScale.
+inline bool certified_scale(double reach_a, double reach_b, double offset) {
+  return reach_a + reach_b + offset >= kLeastScale;
+}
+
 /// False when the scale reach_a + reach_b + offset is below 2^-400, the
 /// threshold is not above 8 distance_error(reach_a, reach_b, offset), the
 /// iteration cap is not positive or the control is not in (0, 1].
