@@ -38,6 +38,22 @@ void prefetch_children(const std::vector<SsvNode>& nodes, std::uint32_t node) {
 // larger alone: 9,900), knots 10,900 (10,500; 11,500).
 constexpr double kSplitFraction = 0.7;
 
+// A C2A round pops node pairs until their children fill this many lanes of
+// a batch: a small round tightens the best leaf sooner, so fewer pairs are
+// expanded on speculation, but each round costs a kernel call and a padded
+// vector. Node pairs a C2A query, knots / gears: 6,671 / 5,220 at 64 lanes,
+// 4,232 / 4,845 at 24, 3,860 / 4,793 at 16 (slower on the gears). The wide
+// distance sweeps of CA fill whole batches (24 lanes: gears 8% slower).
+constexpr std::size_t kRound = 24;
+static_assert(kRound + 4 <= kBatch);
+
+// Until a sweep has a leaf to cull by, its rounds are this small: the first
+// sweep of a query descends almost greedily to a leaf instead of expanding
+// kRound lanes a level with nothing to cull them. Node pairs a C2A query,
+// knots / gears: 4,232 / 4,845 at 24 lanes, 3,641 / 4,688 at 8, 3,237 /
+// 4,720 at 4 (but more iterations and kernel calls: slower on the gears).
+constexpr std::size_t kProbeRound = 8;
+
 void put(const Vec3& p, double (*dst)[kBatch], std::size_t lane) {
   dst[0][lane] = p.x;
   dst[1][lane] = p.y;
@@ -185,8 +201,8 @@ SweepResult Sweeper::sweep(const Frame& f, const SweepRequest& q) {
     if (r.stopped) return r;
   }
   const auto best = [&] { return std::min(q.horizon, q.control * (q.cull == Cull::by_time ? r.dt : r.upper)); };
-  // Depth first: pairs are popped until their children fill a kernel batch,
-  // and each batch's pair of least key (closing time or lower bound) goes on
+  // Depth first: pairs are popped until their children fill a round, and
+  // each round's pair of least key (closing time or lower bound) goes on
   // top; the sweep ends when no pair left can beat the best leaf.
   stack_.clear();
   nodes_.count = 0;
@@ -218,7 +234,9 @@ SweepResult Sweeper::sweep(const Frame& f, const SweepRequest& q) {
   while (!stack_.empty()) {
     nodes_.count = 0;
     groups_.clear();
-    while (nodes_.count + 4 <= kBatch && !stack_.empty()) {
+    const bool by_time = q.cull == Cull::by_time;
+    const std::size_t round = (by_time ? r.dt : r.upper) == INFINITY ? kProbeRound : by_time ? kRound : kBatch;
+    while (nodes_.count + 4 <= round && !stack_.empty()) {
       const Keyed& top = stack_.back();
       const double key = top.key, until = top.until;
       const std::uint32_t ia = top.ia, ib = top.ib;

@@ -92,11 +92,12 @@ class Sweeper {
   Sweeper& operator=(const Sweeper&) = delete;
 
   /// One sweep at time `time` of the step, depth first: the children of the
-  /// pairs popped fill one kernel batch, and each batch's pair of least key
-  /// goes on top of the stack. Starts from the root pair, or with `resume`
-  /// (Cull::by_time) from the cut the last complete sweep of this Sweeper
-  /// left at an earlier time, while that cut holds no more entries than the
-  /// last sweep from the root evaluated node pairs (a cut only grows).
+  /// pairs popped fill a round of a kernel batch (kRound lanes, traversal.cpp)
+  /// and each round's pair of least key goes on top of the stack. Starts from
+  /// the root pair, or with `resume` (Cull::by_time) from the cut the last
+  /// complete sweep of this Sweeper left at an earlier time, while that cut
+  /// holds no more entries than the last sweep from the root evaluated node
+  /// pairs (a cut only grows).
   SweepResult sweep(const Frame& f, const SweepRequest& request);
 
   /// The node pair (ia, ib) alone: its closing time and lower bound.
