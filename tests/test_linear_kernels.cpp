@@ -20,6 +20,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <limits>
 #include <random>
@@ -281,6 +282,90 @@ TEST_CASE("linear.kernels.orientation screen: dismisses primitives that pass bes
         CHECK(a.toi[1] >= 0.5 - 2 * kTolerance);
         CHECK(a.stats.screened_out == 1);  // the first, by the screen: the second reaches the roots
         CHECK(a.stats.root_stage == 1);
+      }
+    }
+  }
+}
+
+TEST_CASE("linear.kernels.sliding edges: nearly parallel edges passing far apart are certified misses") {
+  // Three EE candidates of the bundled n-body step (frames 18 -> 19, single
+  // precision coordinates): latitude edges of two balls, each edge level
+  // (its endpoints share y) at t = 0 and t = 1, so both stay level and the
+  // cubic is (y_b - y_a)(t) times the 2D cross product of the edge
+  // directions. The edges are within 1e-5 radians of parallel all step, so the
+  // cubic is flat within its rounding bound over half the step, and at its
+  // roots the area test is ill-conditioned; yet at each root the segments are
+  // 2.6, 1.5 and 0.004 edge lengths apart. Before the adaptive separation of
+  // apart_after() the kernels left them uncertain (conservative hits, oracle
+  // calls in exact mode); they are misses for the oracle and must be certified.
+  const std::vector<std::string> rows = {
+      "0x1.faf476p+1 0x1.7a7bb6p+1 -0x1.195d92p+0 0x1.fa662ap+1 0x1.7a7bb6p+1 -0x1.13c6cep+0 "
+      "0x1.d2b044p+1 0x1.91e312p+1 -0x1.2ffd1p+0 0x1.d4a12p+1 0x1.91e312p+1 -0x1.4380dp+0 "
+      "0x1.e82842p+1 0x1.86a09p+1 -0x1.5dfc6ap+0 0x1.e799f6p+1 0x1.86a09p+1 -0x1.5865a6p+0 "
+      "0x1.e89d9cp+1 0x1.86516ap+1 -0x1.361f56p+0 0x1.ea8e78p+1 0x1.86516ap+1 -0x1.49a316p+0",
+      "0x1.036eb2p+2 0x1.74e4f4p+1 -0x1.09731ap+0 0x1.012db2p+2 0x1.74e4f4p+1 -0x1.f7e9dep-1 "
+      "0x1.df6fe6p+1 0x1.8a120ep+1 -0x1.3a8cbep+0 0x1.e26da6p+1 0x1.8a120ep+1 -0x1.4380dp+0 "
+      "0x1.f41132p+1 0x1.8109ccp+1 -0x1.4e11f2p+0 0x1.ef8f32p+1 0x1.8109ccp+1 -0x1.4093c6p+0 "
+      "0x1.f55d3ep+1 0x1.7e8066p+1 -0x1.40af04p+0 0x1.f85afep+1 0x1.7e8066p+1 -0x1.49a316p+0",
+      "0x1.8d07cep+1 0x1.04f29ep+2 0x1.e121fep-1 0x1.886c6p+1 0x1.04f29ep+2 0x1.ed7246p-1 "
+      "0x1.89624ep+1 0x1.091156p+2 0x1.cfc346p-1 0x1.94e718p+1 0x1.091156p+2 0x1.b0fa02p-1 "
+      "0x1.9d2d2p+1 0x1.0eabfp+2 0x1.d2166ap-1 0x1.9891b2p+1 0x1.0eabfp+2 0x1.de66b2p-1 "
+      "0x1.913b72p+1 0x1.ef7e2p+1 0x1.05b706p+0 0x1.9cc03cp+1 0x1.ef7e2p+1 0x1.eca4c8p-1"};
+  std::vector<Query> queries;
+  for (const std::string& row : rows) {
+    Query q;
+    const char* p = row.c_str();
+    for (Vec3& point : q.points) {
+      for (double* c : {&point.x, &point.y, &point.z}) {
+        char* end = nullptr;
+        *c = std::strtod(p, &end);
+        p = end;
+      }
+    }
+    REQUIRE(!exact_ccd(QueryType::edge_edge, q).hit);
+    queries.push_back(q);
+  }
+  const Soa soa(QueryType::edge_edge, queries);
+  RestoreAuto restore;
+  for (const Implementation& impl : implementations_under_test()) {
+    CAPTURE(impl.name);
+    for (Mode mode : {Mode::exact, Mode::conservative}) {
+      const Answers a = run(impl, soa, mode);
+      for (std::size_t i = 0; i < queries.size(); ++i) {
+        CAPTURE(i);
+        CHECK(a.hit[i] == 0);
+        CHECK(a.status[i] == Status::certified);
+      }
+      CHECK(a.stats.root_stage == queries.size());  // decided after the cubic, not by the screen
+    }
+  }
+}
+
+TEST_CASE("linear.kernels.seams: primitives sharing a point at t = 0 are certified hits at 0") {
+  // Unwelded seams: two mesh vertices at one place. VF: the vertex sits on
+  // face corner f0 = (1, 2, 3) and moves with it by (1, 1, 1) while f1 and f2
+  // move elsewhere; EE: a0 = b0 = (0, 0, 0) all step, a1 from (1, 0, 0) to
+  // (1, 1, 0), b1 from (0, 0, 1) to (0, 2, 1). The four points are coplanar
+  // all step (the cubic is identically zero), which stage 2 cannot classify;
+  // the shared point is a contact at t* = 0.
+  Query vf, ee;
+  vf.points = {Vec3{1, 2, 3}, Vec3{1, 2, 3}, Vec3{2, 2, 3}, Vec3{1, 3, 4},
+               Vec3{2, 3, 4}, Vec3{2, 3, 4}, Vec3{4, 3, 3}, Vec3{2, 5, 5}};
+  ee.points = {Vec3{0, 0, 0}, Vec3{1, 0, 0}, Vec3{0, 0, 0}, Vec3{0, 0, 1},
+               Vec3{0, 0, 0}, Vec3{1, 1, 0}, Vec3{0, 0, 0}, Vec3{0, 2, 1}};
+  RestoreAuto restore;
+  for (const Implementation& impl : implementations_under_test()) {
+    CAPTURE(impl.name);
+    for (QueryType type : {QueryType::vertex_face, QueryType::edge_edge}) {
+      const Query& q = type == QueryType::vertex_face ? vf : ee;
+      const Result truth = exact_ccd(type, q);
+      REQUIRE(truth.hit);
+      REQUIRE(truth.toi_hi == 0);
+      for (Mode mode : {Mode::exact, Mode::conservative}) {
+        const Answers a = run(impl, Soa(type, {q}), mode);
+        CHECK(a.hit[0] == 1);
+        CHECK(a.toi[0] == 0);
+        CHECK(a.status[0] == Status::certified);
       }
     }
   }

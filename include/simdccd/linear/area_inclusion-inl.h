@@ -34,6 +34,7 @@
 #include "simdccd/linear/coplanarity_cubic-inl.h"
 #include "simdccd/query.hpp"
 #include "simdccd/simd/error_bounds.hpp"
+#include "simdccd/simd/lanes.hpp"
 
 namespace simdccd::linear::SIMDCCD_TARGET_NAMESPACE {
 
@@ -164,6 +165,39 @@ typename L::M separated_over_interval(const QueryLanes<L>& q, typename L::V lo, 
     }
   }
   return two ? L::either(along_c, along_n) : along_c;
+}
+
+/// Support-function evaluations of apart_after(): enough for the nearly
+/// parallel edges of bodies passing side by side (the n-body step's need at
+/// most 32, 7 on average), little for a query that does touch.
+inline constexpr int kApartBudget = 64;
+
+/// Query i of `coord` certified apart at every t of [from, 1]: the interval
+/// bisected depth first, each part separated by separated_over_interval
+/// (its directions taken at the part's start, so they follow the motion).
+/// One query at a time on plain doubles: the same bits on every target. For
+/// uncertain queries, whose contacts can only come at or after their toi.
+template <QueryType kType>
+bool apart_after(const double* const* coord, std::size_t i, double from) {
+  using S = simd::ScalarLanes;
+  const QueryLanes<S> q{coord, i};
+  // Touching at `from` (a contact the kernel could not certify): no budget spent.
+  if (!separated_over_interval<S, kType, true>(q, from, from)) return false;
+  double lo[kApartBudget + 1], hi[kApartBudget + 1];
+  int open = 1;
+  lo[0] = from, hi[0] = 1;
+  for (int evaluations = 0; open > 0; ++evaluations) {
+    if (evaluations == kApartBudget) return false;
+    --open;
+    const double a = lo[open], b = hi[open];
+    if (separated_over_interval<S, kType, true>(q, a, b)) continue;
+    const double middle = a + 0.5 * (b - a);
+    if (!(a < middle && middle < b)) return false;  // no finer part to try
+    lo[open] = middle, hi[open] = b;  // the later half waits on the stack
+    lo[open + 1] = a, hi[open + 1] = middle;
+    open += 2;
+  }
+  return true;
 }
 
 template <class L, QueryType kType>

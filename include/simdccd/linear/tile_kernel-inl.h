@@ -1,5 +1,6 @@
 // The linear-model CCD kernel on a tile of queries, written once over the lane
-// type L (see simdccd/simd/lanes.hpp) and run in two stages:
+// type L (see simdccd/simd/lanes.hpp) and run in two stages, then a check
+// of what they left uncertain:
 //  1. screen every query: input validity, swept-box separation (exact float
 //     comparisons), the coplanarity cubic's Bernstein signs (no root on [0,1]),
 //     certified separation along the direction between the primitives,
@@ -17,7 +18,9 @@
 // The first certified inclusion is a hit with toi = bracket low end, a lower
 // bound of the earliest contact time (earlier pieces were certified root-free
 // or outside). Anything not certified is uncertain, with toi = the low end of
-// the piece or bracket where certainty ended.
+// the piece or bracket where certainty ended, unless one of two checks per
+// query settles it: a point shared at t = 0 (a hit at 0), or the primitives
+// certified apart from toi to 1 (apart_after: a miss).
 //
 // Defined in namespace simdccd::linear::SIMDCCD_TARGET_NAMESPACE: `portable`
 // by default, and once per Highway target in dispatch/linear_ccd.cc, which
@@ -75,6 +78,24 @@ typename L::M boxes_separated(const QueryLanes<L>& q) {
   return separated;
 }
 
+/// Whether query i has a point of its first primitive (VF: the vertex; EE:
+/// edge a's ends) equal to one of the second's at t = 0, coordinate by
+/// coordinate: the closed primitives then touch at t = 0.
+template <QueryType kType>
+bool shared_start_point(const double* const* coord, std::size_t i) {
+  const int first = kType == QueryType::vertex_face ? 1 : 2;
+  const auto same = [&](int a, int b) {
+    return coord[3 * a][i] == coord[3 * b][i] && coord[3 * a + 1][i] == coord[3 * b + 1][i] &&
+           coord[3 * a + 2][i] == coord[3 * b + 2][i];
+  };
+  for (int a = 0; a < first; ++a) {
+    for (int b = first; b < 4; ++b) {
+      if (same(a, b)) return true;
+    }
+  }
+  return false;
+}
+
 /// Stage 1 on queries [i, i + lanes).
 template <class L, QueryType kType>
 void screen(Tile& t, const double* const* coord, std::size_t i) {
@@ -117,6 +138,25 @@ void decide_tile(Tile& t, double tolerance) {
       area_inclusion<L, kType>(q, lo, hi, inside, outside);
     };
   });
+  // Uncertain queries, one at a time (only stage 2 leaves queries uncertain):
+  // - a point of one primitive equal to one of the other's at t = 0 (an
+  //   unwelded seam: two mesh vertices at one place) is a contact at t* = 0;
+  // - a query has no contact before its toi, so one certified apart from
+  //   there to the end is a miss (bodies sliding past each other with nearly
+  //   parallel edges, whose cubic is too flat to isolate its roots).
+  const double* coord[24];
+  for (int k = 0; k < 24; ++k) coord[k] = t.coord[k];
+  for (std::size_t c = 0; c < t.candidates; ++c) {
+    const std::size_t i = t.index[c];
+    if (!simd::is_verdict(t.verdict[i], Verdict::uncertain)) continue;
+    if (detail::shared_start_point<kType>(coord, i)) {
+      t.verdict[i] = static_cast<double>(static_cast<int>(Verdict::hit));
+      t.toi[i] = 0;
+    } else if (apart_after<kType>(coord, i, t.toi[i])) {
+      t.verdict[i] = static_cast<double>(static_cast<int>(Verdict::miss));
+      t.toi[i] = std::numeric_limits<double>::infinity();
+    }
+  }
 }
 
 }  // namespace simdccd::linear::SIMDCCD_TARGET_NAMESPACE
