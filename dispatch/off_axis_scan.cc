@@ -36,25 +36,7 @@ std::size_t OffAxisOverlaps(const OffAxes& b, std::size_t begin, std::size_t end
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-#include <cfloat>
-#include <cmath>
-
 namespace simdccd::broad {
-
-// Doubles beyond the float range are clamped first: converting them is undefined.
-float float_below(double x) {
-  if (x > FLT_MAX) return FLT_MAX;
-  if (x < -FLT_MAX) return -INFINITY;
-  const float f = static_cast<float>(x);
-  return f > x ? std::nextafter(f, -INFINITY) : f;
-}
-
-float float_above(double x) {
-  if (x > FLT_MAX) return INFINITY;
-  if (x < -FLT_MAX) return -FLT_MAX;
-  const float f = static_cast<float>(x);
-  return f < x ? std::nextafter(f, INFINITY) : f;
-}
 
 HWY_EXPORT(OffAxisOverlaps);
 

@@ -7,9 +7,13 @@
 #include <cstdlib>
 #include <random>
 #include <set>
+#include <utility>
 
 #include "scenes.hpp"
 #include "simdccd/broad_phase.hpp"
+#include "simdccd/exact_oracle.hpp"
+#include "simdccd/spacetime_oracle.hpp"
+#include "simdccd/step.hpp"
 #include "test_scale.hpp"
 
 namespace simdccd {
@@ -169,6 +173,117 @@ TEST_CASE("broad.incremental sort-and-sweep equals one-shot over a frame sequenc
     one_shot.sort(m, b);
     CHECK(incremental.axis() == one_shot.axis());
     check_same(incremental.candidates(2), one_shot.candidates(1));
+  }
+}
+
+// Blobs: each a small random body of `per` vertices and `per` faces (a
+// connected body), all moving by one large translation `shift` (far beyond
+// their size, so that their swept boxes all overlap) plus, per blob, a small
+// turn about z and, per vertex, a jitter: contacts within a blob and between
+// blobs, on a grid of 1/8 so that many boxes touch exactly.
+Mesh moving_blobs(std::uint64_t seed, int blobs, int per, double shift) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<int> grid(0, 8), pick(0, per - 1), jitter(-1, 1), turn(-2, 2);
+  std::vector<Vec3> x0, x1;
+  std::vector<Triangle> faces;
+  for (int b = 0; b < blobs; ++b) {
+    const int first = static_cast<int>(x0.size());
+    const double cx = 0.5 * grid(rng), cy = 0.5 * grid(rng), cz = 0.5 * grid(rng);
+    const double s = 0.125 * turn(rng);  // a small turn about z (not quite a rotation: any motion will do)
+    for (int i = 0; i < per; ++i) {
+      const double x = 0.125 * grid(rng), y = 0.125 * grid(rng), z = 0.125 * grid(rng);
+      x0.push_back({cx + x, cy + y, cz + z});
+      x1.push_back({cx + x - s * y + shift + 0.125 * jitter(rng), cy + s * x + y + shift + 0.125 * jitter(rng),
+                    cz + z + 0.125 * jitter(rng)});
+    }
+    // A fan through vertex `first` keeps the blob one body.
+    for (int i = 1; i + 1 < per; ++i) faces.push_back({first, first + i, first + i + 1});
+    while (static_cast<int>(faces.size()) < (b + 1) * per) {
+      const Triangle t{first + pick(rng), first + pick(rng), first + pick(rng)};
+      if (t[0] != t[1] && t[1] != t[2] && t[0] != t[2]) faces.push_back(t);
+    }
+  }
+  return make_mesh(std::move(x0), std::move(x1), std::move(faces));
+}
+
+TEST_CASE("broad.body frames: a translating body's own pairs are those whose boxes at t = 0 meet") {
+  // Every vertex moves by exactly (3, 5, -7): the mean displacement of each
+  // body is that vector exactly, so a body's frame boxes are its elements'
+  // boxes at t = 0 (to a rounding step; the grid of 1/4 is far coarser). A
+  // pair of one body is then a candidate iff its boxes at t = 0 overlap; pairs
+  // of different bodies keep the world test.
+  Mesh m = random_mesh(21, 60, 90, -1);
+  for (std::size_t v = 0; v < m.x0.size(); ++v) m.x1[v] = {m.x0[v].x + 3, m.x0[v].y + 5, m.x0[v].z - 7};
+  MeshBoxes world, still;
+  compute_swept_boxes(m, 0, world);
+  Mesh at_start = m;
+  at_start.x1 = m.x0;
+  compute_swept_boxes(at_start, 0, still);
+  compute_body_frames(m, 0, world.frames);
+  // The bodies written out: union over faces, by brute force.
+  std::vector<int> body(m.x0.size());
+  for (std::size_t v = 0; v < body.size(); ++v) body[v] = static_cast<int>(v);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const Triangle& f : m.faces) {
+      const int least = std::min({body[f[0]], body[f[1]], body[f[2]]});
+      for (const std::int32_t v : f) changed |= std::exchange(body[v], least) != least;
+    }
+  }
+  for (std::size_t v = 0; v < body.size(); ++v) CHECK(world.frames.body[v] == body[v]);
+  Candidates want = brute_force(m, world);
+  std::erase_if(want.vf, [&](const CandidatePair& p) {
+    return body[p[0]] == body[m.faces[p[1]][0]] && !overlap(still.vertices, p[0], still.faces, p[1]);
+  });
+  std::erase_if(want.ee, [&](const CandidatePair& p) {
+    return body[m.edges[p[0]][0]] == body[m.edges[p[1]][0]] && !overlap(still.edges, p[0], still.edges, p[1]);
+  });
+  SortAndSweep s;
+  s.sort(m, world);
+  const Candidates got = s.candidates(2);
+  check_same(sorted(got), want);
+  MeshBoxes plain = world;
+  plain.frames = {};
+  SortAndSweep without;
+  without.sort(m, plain);
+  const Candidates all = without.candidates(1);
+  CHECK(2 * (got.vf.size() + got.ee.size()) < all.vf.size() + all.ee.size());
+}
+
+TEST_CASE("broad.body frames drop no pair that touches (linear and space-time oracles)") {
+  const int meshes = std::max(1, static_cast<int>(test::scaled(6, 2)));
+  for (int seed = 1; seed <= meshes; ++seed) {
+    CAPTURE(seed);
+    const Mesh m = moving_blobs(seed, 4, 7, seed % 2 == 0 ? 4.0 : 0.75);
+    for (const double margin : {0.0, 0.0625}) {
+      CAPTURE(margin);
+      MeshBoxes b;
+      compute_swept_boxes(m, margin, b);
+      const Candidates world = sorted(brute_force(m, b));
+      compute_body_frames(m, margin, b.frames);
+      SortAndSweep s;
+      s.sort(m, b);
+      const Candidates got = sorted(s.candidates(1));
+      CHECK(std::includes(world.vf.begin(), world.vf.end(), got.vf.begin(), got.vf.end()));
+      CHECK(std::includes(world.ee.begin(), world.ee.end(), got.ee.begin(), got.ee.end()));
+      CHECK(got.vf.size() + got.ee.size() < world.vf.size() + world.ee.size());  // the frames cull
+      if (margin > 0) continue;  // contact needs no margin; its boxes are checked above
+      std::size_t dropped = 0, touching = 0;
+      for (const QueryType type : {QueryType::vertex_face, QueryType::edge_edge}) {
+        const bool vf = type == QueryType::vertex_face;
+        const std::vector<CandidatePair>& all = vf ? world.vf : world.ee;
+        const std::vector<CandidatePair>& kept = vf ? got.vf : got.ee;
+        for (const CandidatePair& p : all) {
+          const PairQuery q = pair_query(m, type, p);
+          const bool hit = exact_ccd(type, q.query).hit ||
+                           spacetime_exact_ccd(type, q.query, SpacetimeIds{q.vertices}).hit;
+          touching += hit;
+          dropped += hit && !std::binary_search(kept.begin(), kept.end(), p);
+        }
+      }
+      CHECK(dropped == 0);
+      CHECK(touching > 0);
+    }
   }
 }
 

@@ -116,6 +116,7 @@ struct StepJob {
   std::optional<TruthFiles> truth;
   bool json = false;
   bool verify = false;
+  bool body_frames = true;
 };
 
 std::string rate(std::uint64_t n, double seconds) {
@@ -130,6 +131,7 @@ int run_step_job(const Engine& engine, const StepJob& job) {
   options.model = engine.model() == Model::spacetime ? StepModel::spacetime : StepModel::linear;
   options.threads = engine.threads();
   options.keep_candidates = job.verify;
+  options.body_frames = job.body_frames;
   const StepResult r = run_step_with_progress(mesh, options);
   std::optional<Verification> checked;
   if (job.verify) {
@@ -241,7 +243,8 @@ int run_step(std::span<const std::string_view> argv) {
     truth.assign(argv.begin() + i + 1, argv.begin() + i + 5);
     i += 4;
   }
-  static constexpr OptionSpec kOptions[] = {{"--json", false}, {"--help", false}, {"-h", false}};
+  static constexpr OptionSpec kOptions[] = {
+      {"--json", false}, {"--no-body-frames", false}, {"--help", false}, {"-h", false}};
   const Args args(rest, kOptions, kEngineOptions);
   if (args.flag("--help") || args.flag("-h")) {
     print_usage();
@@ -252,7 +255,7 @@ int run_step(std::span<const std::string_view> argv) {
   if (engine.target() == kXsimdTarget) throw UsageError("step runs the dispatched kernels, not xsimd");
   if (is_rigid(engine.model())) throw UsageError("step runs the linear and space-time models, not the rigid ones");
   StepJob job{fs::path(args.positionals()[0]), fs::path(args.positionals()[1]), std::nullopt,
-              args.flag("--json"), args.flag("--verify")};
+              args.flag("--json"), args.flag("--verify"), !args.flag("--no-body-frames")};
   if (!truth.empty()) job.truth = TruthFiles{truth[0], truth[1], truth[2], truth[3]};
   return run_step_job(engine, job);
 }

@@ -28,8 +28,23 @@ struct Boxes {
   void resize(std::size_t n);
 };
 
+/// The mesh's bodies (its connected components: vertices linked by faces)
+/// and each vertex's swept box in its body's frame, a frame that moves with
+/// the body's mean displacement D: the box contains x(0) and x(1) - D. A
+/// common motion t D subtracted from all points of a pair changes neither
+/// model's contacts (a shear of space-time), so two elements of one body
+/// can only touch if these boxes overlap too; for a body that translates,
+/// they are about as small as the elements, however far it moves.
+struct BodyFrames {
+  std::vector<std::int32_t> body;  ///< of each vertex: the least vertex index of its body
+  Boxes vertices;                  ///< each vertex's box in its body's frame, rounded outwards
+};
+
 struct MeshBoxes {
   Boxes vertices, edges, faces;
+  /// Optional (empty: none): with it, SortAndSweep also drops pairs of one
+  /// body whose frame boxes are apart.
+  BodyFrames frames;
 };
 
 /// Swept boxes of the step: each element's box contains its vertices at t=0
@@ -39,6 +54,15 @@ struct MeshBoxes {
 /// result is exact and the same on every target. `out` keeps its memory.
 /// Precondition: margin >= 0 and finite.
 void compute_swept_boxes(const Mesh& mesh, double margin, MeshBoxes& out);
+
+/// The bodies and frame boxes of `mesh` (BodyFrames), widened by `margin`
+/// like compute_swept_boxes'. A vertex with a non-finite coordinate, and every
+/// vertex of a body whose displacement is not finite, gets the whole space.
+/// Deterministic (a fixed order of sums). `out.body` is left empty (no frame
+/// test) when the vertices move at least 3/4 as much in their frames as in
+/// the world (turning or deforming bodies): the test would not pay.
+/// `out` keeps its memory. Precondition: margin >= 0 and finite.
+void compute_body_frames(const Mesh& mesh, double margin, BodyFrames& out);
 
 /// A candidate: (vertex, face) for VF; (edge, edge), first < second, for EE.
 using CandidatePair = std::array<std::int32_t, 2>;
@@ -51,7 +75,9 @@ struct Candidates {
 using CandidateSink = std::function<void(QueryType, std::span<const CandidatePair>)>;
 
 /// Sort-and-sweep along one axis. Pairs: a vertex and a face not containing
-/// it, two edges with no shared vertex, whose boxes overlap on all three axes.
+/// it, two edges with no shared vertex, whose boxes overlap on all three axes
+/// and, when the boxes have BodyFrames and both elements are of one body,
+/// whose boxes in that body's frame overlap too.
 ///
 /// The sweep is split into chunks fixed by the data (not by the thread
 /// count); chunk c always emits the same pairs in the same order, so any
@@ -81,6 +107,13 @@ class SortAndSweep {
     std::array<std::vector<double>, 3> lo, hi;  ///< in sweep order; [0] is the sweep axis
     std::array<std::vector<float>, 4> off_axes;  ///< lo[1], hi[1], lo[2], hi[2] rounded outwards, padded
     std::vector<std::array<std::int32_t, 3>> vertices;  ///< of each element, in sweep order (-1: none)
+    /// An element's body and its box in the body's frame (axes 0..2, floats
+    /// rounded outwards): one cache line for the sweep's check.
+    struct Frame {
+      std::int32_t body;
+      float lo[3], hi[3];
+    };
+    std::vector<Frame> frames;  ///< of each element, in sweep order (empty without BodyFrames)
   };
 
  private:

@@ -40,6 +40,11 @@ struct StepOptions {
   Options narrow;
   StepModel model = StepModel::linear;
   double margin = 0;         ///< widens every swept box (broad_phase.hpp); >= 0
+  /// Pairs of one connected body also need their boxes in the body's moving
+  /// frame to overlap (BodyFrames, broad_phase.hpp): far fewer candidates
+  /// from bodies that move fast but nearly rigidly, the same collisions;
+  /// skipped where the bodies turn or deform more than they travel.
+  bool body_frames = true;
   int threads = 0;           ///< 0: all cores
   std::size_t batch = 4096;  ///< candidates per narrow-phase call
   bool keep_candidates = false;

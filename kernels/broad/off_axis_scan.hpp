@@ -3,8 +3,11 @@
 // the two other axes. Internal to the library.
 #pragma once
 
+#include <bit>
+#include <cfloat>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 
 namespace simdccd::broad {
 
@@ -19,9 +22,28 @@ struct OffAxes {
   const float *lo1, *hi1, *lo2, *hi2;
 };
 
-/// The float below or equal to x, and above or equal (x not NaN).
-float float_below(double x);
-float float_above(double x);
+/// The float next to finite f toward -infinity (down) or +infinity: std::nextafter,
+/// inline (the sorted copies round a few million bounds a step).
+inline float float_step(float f, bool down) {
+  if (f == 0) return down ? -std::numeric_limits<float>::denorm_min() : std::numeric_limits<float>::denorm_min();
+  const auto bits = std::bit_cast<std::uint32_t>(f);
+  return std::bit_cast<float>((f > 0) == down ? bits - 1 : bits + 1);
+}
+
+/// The float below or equal to x, and above or equal (x not NaN). Doubles
+/// beyond the float range are clamped first: converting them is undefined.
+inline float float_below(double x) {
+  if (x > FLT_MAX) return FLT_MAX;
+  if (x < -FLT_MAX) return -std::numeric_limits<float>::infinity();
+  const float f = static_cast<float>(x);
+  return f > x ? float_step(f, true) : f;
+}
+inline float float_above(double x) {
+  if (x > FLT_MAX) return std::numeric_limits<float>::infinity();
+  if (x < -FLT_MAX) return -FLT_MAX;
+  const float f = static_cast<float>(x);
+  return f < x ? float_step(f, false) : f;
+}
 
 /// Writes, in increasing order, each j in [begin, end) whose closed box
 /// overlaps [lo1, hi1] x [lo2, hi2]; returns their count. Every overlap of the

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_sort.h>
 #include <tbb/task_arena.h>
@@ -16,6 +17,14 @@ namespace {
 constexpr std::size_t kChunkSize = 512;
 
 using Sorted = SortAndSweep::Sorted;
+
+// f(i) for i in [0, n), spread over cores: the sorted copies are per element.
+template <class F>
+void for_each_block(std::size_t n, const F& f) {
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 4096), [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t i = r.begin(); i < r.end(); ++i) f(i);
+  });
+}
 
 // The strict total order of the sweep: lo on the axis, then the index.
 struct ByLo {
@@ -42,30 +51,63 @@ void insertion_sort(std::vector<std::int32_t>& order, const double* lo) {
   }
 }
 
+// Each element's body and its box in the body's frame (the hull of its
+// vertices' frame boxes, in floats rounded outwards), in sweep order; none
+// without frames.
+void gather_frames(Sorted& s, const BodyFrames& frames) {
+  const std::size_t n = s.order.size();
+  if (frames.body.empty()) {
+    s.frames.clear();
+    return;
+  }
+  s.frames.resize(n);
+  for_each_block(n, [&](std::size_t i) {
+    const std::array<std::int32_t, 3>& v = s.vertices[i];
+    Sorted::Frame& f = s.frames[i];
+    f.body = frames.body[v[0]];
+    for (int k = 0; k < 3; ++k) {
+      double lo = frames.vertices.lo[k][v[0]], hi = frames.vertices.hi[k][v[0]];
+      for (int c = 1; c < 3 && v[c] >= 0; ++c) {
+        lo = std::min(lo, frames.vertices.lo[k][v[c]]);
+        hi = std::max(hi, frames.vertices.hi[k][v[c]]);
+      }
+      f.lo[k] = broad::float_below(lo);
+      f.hi[k] = broad::float_above(hi);
+    }
+  });
+}
+
+bool frames_apart(const Sorted& p, std::size_t i, const Sorted& s, std::size_t j) {
+  if (p.frames.empty()) return false;
+  const Sorted::Frame &a = p.frames[i], &b = s.frames[j];
+  if (a.body != b.body) return false;
+  for (int k = 0; k < 3; ++k) {
+    if (a.hi[k] < b.lo[k] || b.hi[k] < a.lo[k]) return true;
+  }
+  return false;
+}
+
 // The sorted copies the sweep reads, axis `axis` first.
 template <class VerticesOf>
 void gather(Sorted& s, const Boxes& boxes, int axis, const VerticesOf& vertices_of) {
   const std::size_t n = s.order.size();
-  for (int k = 0; k < 3; ++k) {
-    const int a = (axis + k) % 3;
-    s.lo[k].resize(n), s.hi[k].resize(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      s.lo[k][i] = boxes.lo[a][s.order[i]];
-      s.hi[k][i] = boxes.hi[a][s.order[i]];
-    }
-  }
+  for (int k = 0; k < 3; ++k) s.lo[k].resize(n), s.hi[k].resize(n);
   // Padded: the scan may read a vector past the last box.
-  for (int k = 0; k < 2; ++k) {
-    auto& lo = s.off_axes[2 * k];
-    auto& hi = s.off_axes[2 * k + 1];
-    lo.assign(n + broad::kScanSlack, 0.0f), hi.assign(n + broad::kScanSlack, 0.0f);
-    for (std::size_t i = 0; i < n; ++i) {
-      lo[i] = broad::float_below(s.lo[k + 1][i]);
-      hi[i] = broad::float_above(s.hi[k + 1][i]);
-    }
-  }
+  for (auto& off : s.off_axes) off.assign(n + broad::kScanSlack, 0.0f);
   s.vertices.resize(n);
-  for (std::size_t i = 0; i < n; ++i) s.vertices[i] = vertices_of(s.order[i]);
+  for_each_block(n, [&](std::size_t i) {
+    const std::int32_t e = s.order[i];
+    for (int k = 0; k < 3; ++k) {
+      const int a = (axis + k) % 3;
+      s.lo[k][i] = boxes.lo[a][e];
+      s.hi[k][i] = boxes.hi[a][e];
+    }
+    for (int k = 0; k < 2; ++k) {
+      s.off_axes[2 * k][i] = broad::float_below(s.lo[k + 1][i]);
+      s.off_axes[2 * k + 1][i] = broad::float_above(s.hi[k + 1][i]);
+    }
+    s.vertices[i] = vertices_of(e);
+  });
 }
 
 bool shares_vertex(const std::array<std::int32_t, 3>& a, const std::array<std::int32_t, 3>& b) {
@@ -148,6 +190,10 @@ void SortAndSweep::finish(const Mesh& mesh, const MeshBoxes& boxes) {
     return std::array<std::int32_t, 3>{mesh.edges[e][0], mesh.edges[e][1], -1};
   });
   gather(faces_, boxes.faces, axis_, [&](std::int32_t f) { return mesh.faces[f]; });
+  // Used only when it covers the vertices (a stale or empty one is ignored).
+  const bool frames = boxes.frames.body.size() == boxes.vertices.size() &&
+                      boxes.frames.vertices.size() == boxes.vertices.size();
+  for (Sorted* s : {&vertices_, &edges_, &faces_}) gather_frames(*s, frames ? boxes.frames : BodyFrames{});
   chunks_.clear();
   const auto split = [&](Part part, std::size_t n) {
     for (std::size_t b = 0; b < n; b += kChunkSize) {
@@ -193,7 +239,7 @@ void SortAndSweep::sweep(std::size_t c, std::size_t batch, const CandidateSink& 
       const auto j = static_cast<std::size_t>(hits[h]);
       const bool overlap = p.lo[1][i] <= s.hi[1][j] && s.lo[1][j] <= p.hi[1][i] &&
                            p.lo[2][i] <= s.hi[2][j] && s.lo[2][j] <= p.hi[2][i];  // exact
-      if (!overlap || shares_vertex(p.vertices[i], s.vertices[j])) continue;
+      if (!overlap || shares_vertex(p.vertices[i], s.vertices[j]) || frames_apart(p, i, s, j)) continue;
       switch (chunk.part) {
         case Part::faces_over_vertices: emit(s.order[j], p.order[i]); break;
         case Part::vertices_over_faces: emit(p.order[i], s.order[j]); break;

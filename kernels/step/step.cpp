@@ -107,6 +107,11 @@ StepResult run_step(const Mesh& mesh, MeshBoxes& boxes, SortAndSweep& sweep, boo
   double setup_seconds = 0;
   const auto body = [&] {
     compute_swept_boxes(mesh, margin, boxes);
+    if (options.body_frames) {
+      compute_body_frames(mesh, margin, boxes.frames);
+    } else {
+      boxes.frames.body.clear();
+    }
     incremental ? sweep.resort(mesh, boxes) : sweep.sort(mesh, boxes);
     setup_seconds = seconds_since(start);
     chunks.resize(sweep.chunk_count());

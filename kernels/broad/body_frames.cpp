@@ -1,0 +1,77 @@
+// Bodies and their frame boxes (broad_phase.hpp: BodyFrames).
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "simdccd/broad_phase.hpp"
+
+namespace simdccd {
+namespace {
+
+// The least vertex of x's body, halving the path on the way.
+std::int32_t root(std::vector<std::int32_t>& parent, std::int32_t x) {
+  while (parent[x] != x) x = parent[x] = parent[parent[x]];
+  return x;
+}
+
+/// Frames are kept when the vertices' motion in them is below this fraction
+/// of their motion in the world (n-body: 0.000; cloth-funnel: 0.69; the
+/// twisting rods: 0.99).
+constexpr double kFramesPay = 0.75;
+
+}  // namespace
+
+void compute_body_frames(const Mesh& mesh, double margin, BodyFrames& out) {
+  const std::size_t n = std::min(mesh.x0.size(), mesh.x1.size());
+  std::vector<std::int32_t>& body = out.body;
+  body.resize(n);
+  std::iota(body.begin(), body.end(), 0);
+  for (const Triangle& f : mesh.faces) {
+    for (int k = 1; k < 3; ++k) {
+      const std::int32_t a = root(body, f[0]), b = root(body, f[k]);
+      body[std::max(a, b)] = std::min(a, b);  // the least vertex stays the root
+    }
+  }
+  for (std::size_t v = 0; v < n; ++v) body[v] = root(body, static_cast<std::int32_t>(v));
+  // Each body's mean displacement, summed in vertex order. Any D is sound:
+  // the mean makes a translating body's boxes its elements' own size.
+  std::vector<Vec3> sum(n);
+  std::vector<double> count(n, 0.0);
+  for (std::size_t v = 0; v < n; ++v) {
+    Vec3& s = sum[body[v]];
+    s.x += mesh.x1[v].x - mesh.x0[v].x, s.y += mesh.x1[v].y - mesh.x0[v].y, s.z += mesh.x1[v].z - mesh.x0[v].z;
+    count[body[v]] += 1;
+  }
+  out.vertices.resize(n);
+  double travel = 0, spread = 0;  // sums of |x(1) - x(0)| and |x(1) - D - x(0)|
+  for (std::size_t v = 0; v < n; ++v) {
+    const Vec3& s = sum[body[v]];
+    const double c = count[body[v]];
+    const double a[3] = {mesh.x0[v].x, mesh.x0[v].y, mesh.x0[v].z};
+    const double b[3] = {mesh.x1[v].x, mesh.x1[v].y, mesh.x1[v].z};
+    const double d[3] = {s.x / c, s.y / c, s.z / c};
+    double lo[3], hi[3];
+    bool finite = true;
+    for (int k = 0; k < 3; ++k) {
+      // x(1) - D rounds once and the margin once more: a step outwards past
+      // each rounding keeps the exact box inside.
+      const double moved = b[k] - d[k];
+      travel += std::abs(b[k] - a[k]), spread += std::abs(moved - a[k]);
+      lo[k] = std::nextafter(std::min(a[k], std::nextafter(moved, -INFINITY)) - margin, -INFINITY);
+      hi[k] = std::nextafter(std::max(a[k], std::nextafter(moved, INFINITY)) + margin, INFINITY);
+      finite = finite && std::isfinite(a[k]) && std::isfinite(b[k]) && std::isfinite(d[k]) && std::isfinite(lo[k]) &&
+               std::isfinite(hi[k]);
+    }
+    // As in the world boxes: a non-finite vertex (or body) overlaps everything,
+    // so its pairs reach the narrow phase and are reported invalid.
+    for (int k = 0; k < 3; ++k) {
+      out.vertices.lo[k][v] = finite ? lo[k] : -INFINITY;
+      out.vertices.hi[k][v] = finite ? hi[k] : INFINITY;
+    }
+  }
+  // Bodies that turn or deform about as much as they travel: the frame test
+  // would cost the sweep more than it saves (NaN sums: kept, it is sound).
+  if (spread >= kFramesPay * travel) out.body.clear();
+}
+
+}  // namespace simdccd
