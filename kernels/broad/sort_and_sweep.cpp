@@ -237,9 +237,10 @@ void SortAndSweep::sweep(std::size_t c, std::size_t batch, const CandidateSink& 
                                                    p.off_axes[2][i], p.off_axes[3][i], hits.data());
     for (std::size_t h = 0; h < n; ++h) {
       const auto j = static_cast<std::size_t>(hits[h]);
+      if (frames_apart(p, i, s, j)) continue;  // first: most pairs of a moving body end here
       const bool overlap = p.lo[1][i] <= s.hi[1][j] && s.lo[1][j] <= p.hi[1][i] &&
                            p.lo[2][i] <= s.hi[2][j] && s.lo[2][j] <= p.hi[2][i];  // exact
-      if (!overlap || shares_vertex(p.vertices[i], s.vertices[j]) || frames_apart(p, i, s, j)) continue;
+      if (!overlap || shares_vertex(p.vertices[i], s.vertices[j])) continue;
       switch (chunk.part) {
         case Part::faces_over_vertices: emit(s.order[j], p.order[i]); break;
         case Part::vertices_over_faces: emit(p.order[i], s.order[j]); break;
