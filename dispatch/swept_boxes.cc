@@ -112,6 +112,7 @@ void Boxes::resize(std::size_t n) {
 
 void compute_swept_boxes(const Mesh& mesh, double margin, MeshBoxes& out) {
   HWY_DYNAMIC_DISPATCH(SweptBoxes)(mesh, margin, out);
+  out.frames.body.clear();  // frames of other positions would drop pairs that touch
 }
 
 }  // namespace simdccd

@@ -177,8 +177,9 @@ TEST_CASE("broad.incremental sort-and-sweep equals one-shot over a frame sequenc
 }
 
 // Blobs: each a small random body of `per` vertices and `per` faces (a
-// connected body), all moving by one large translation `shift` (far beyond
-// their size, so that their swept boxes all overlap) plus, per blob, a small
+// connected body of size about 1), all moving by one translation `shift`
+// (4: far beyond their size, so that their swept boxes all overlap; or 0.75)
+// plus, per blob, a small
 // turn about z and, per vertex, a jitter: contacts within a blob and between
 // blobs, on a grid of 1/8 so that many boxes touch exactly.
 Mesh moving_blobs(std::uint64_t seed, int blobs, int per, double shift) {
@@ -248,6 +249,36 @@ TEST_CASE("broad.body frames: a translating body's own pairs are those whose box
   without.sort(m, plain);
   const Candidates all = without.candidates(1);
   CHECK(2 * (got.vf.size() + got.ee.size()) < all.vf.size() + all.ee.size());
+}
+
+TEST_CASE("broad.body frames: a non-finite vertex spans all space, and so does its body") {
+  // Built directly (make_mesh refuses non-finite input, a Mesh need not come
+  // from it): two triangles, one body each; vertex 4 of the second is NaN.
+  Mesh m;
+  m.x0 = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {5, 5, 5}, {6, 5, 5}, {5, 6, 5}};
+  m.x1 = {{9, 0, 0}, {10, 0, 0}, {9, 1, 0}, {14, 5, 5}, {NAN, 5, 5}, {14, 6, 5}};
+  m.faces = {{0, 1, 2}, {3, 4, 5}};
+  m.edges = extract_edges(m.faces);
+  BodyFrames f;
+  compute_body_frames(m, 0, f);
+  REQUIRE(f.body.size() == 6);
+  for (const std::size_t v : {3, 4, 5}) {
+    for (int a = 0; a < 3; ++a) {
+      CHECK(f.vertices.lo[a][v] == -INFINITY);
+      CHECK(f.vertices.hi[a][v] == INFINITY);
+    }
+  }
+  // The first body translates by (9, 0, 0): its frame boxes are its points at t = 0.
+  for (const std::size_t v : {0, 1, 2}) {
+    CHECK(f.vertices.lo[0][v] <= m.x0[v].x);
+    CHECK(f.vertices.hi[0][v] >= m.x0[v].x);
+    CHECK(f.vertices.hi[0][v] - f.vertices.lo[0][v] < 1e-12);
+  }
+  // Stale frames never reach a sweep: compute_swept_boxes clears them.
+  MeshBoxes b;
+  b.frames = f;
+  compute_swept_boxes(m, 0, b);
+  CHECK(b.frames.body.empty());
 }
 
 TEST_CASE("broad.body frames drop no pair that touches (linear and space-time oracles)") {

@@ -287,7 +287,7 @@ TEST_CASE("linear.kernels.orientation screen: dismisses primitives that pass bes
   }
 }
 
-TEST_CASE("linear.kernels.sliding edges: nearly parallel edges passing far apart are certified misses") {
+TEST_CASE("linear.kernels.sliding edges: nearly parallel edges passing apart are certified misses") {
   // Three EE candidates of the bundled n-body step (frames 18 -> 19, single
   // precision coordinates): latitude edges of two balls, each edge level
   // (its endpoints share y) at t = 0 and t = 1, so both stay level and the
@@ -295,7 +295,7 @@ TEST_CASE("linear.kernels.sliding edges: nearly parallel edges passing far apart
   // directions. The edges are within 1e-5 radians of parallel all step, so the
   // cubic is flat within its rounding bound over half the step, and at its
   // roots the area test is ill-conditioned; yet at each root the segments are
-  // 2.6, 1.5 and 0.004 edge lengths apart. Before the adaptive separation of
+  // 2.59, 0.084 and 0.72 lengths of edge a apart. Before the adaptive separation of
   // apart_after() the kernels left them uncertain (conservative hits, oracle
   // calls in exact mode); they are misses for the oracle and must be certified.
   const std::vector<std::string> rows = {

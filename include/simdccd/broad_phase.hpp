@@ -51,7 +51,8 @@ struct MeshBoxes {
 /// and t=1, widened by `margin` on every side (for minimum-separation
 /// queries; rounded to nearest, so a margin is as exact as a subtraction).
 /// Vectorized with Highway, dispatched to the best target of this CPU; the
-/// result is exact and the same on every target. `out` keeps its memory.
+/// result is exact and the same on every target. `out` keeps its memory;
+/// its frames are cleared (compute_body_frames after this call adds them).
 /// Precondition: margin >= 0 and finite.
 void compute_swept_boxes(const Mesh& mesh, double margin, MeshBoxes& out);
 
@@ -107,8 +108,9 @@ class SortAndSweep {
     std::array<std::vector<double>, 3> lo, hi;  ///< in sweep order; [0] is the sweep axis
     std::array<std::vector<float>, 4> off_axes;  ///< lo[1], hi[1], lo[2], hi[2] rounded outwards, padded
     std::vector<std::array<std::int32_t, 3>> vertices;  ///< of each element, in sweep order (-1: none)
-    /// An element's body and its box in the body's frame (axes 0..2, floats
-    /// rounded outwards): one cache line for the sweep's check.
+    /// An element's body (-1: its vertices are in different bodies, no frame
+    /// test) and its box in the body's frame (axes 0..2, floats rounded
+    /// outwards): one cache line for the sweep's check.
     struct Frame {
       std::int32_t body;
       float lo[3], hi[3];

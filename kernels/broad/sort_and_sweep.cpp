@@ -65,6 +65,9 @@ void gather_frames(Sorted& s, const BodyFrames& frames) {
     const std::array<std::int32_t, 3>& v = s.vertices[i];
     Sorted::Frame& f = s.frames[i];
     f.body = frames.body[v[0]];
+    for (int c = 1; c < 3 && v[c] >= 0; ++c) {
+      if (frames.body[v[c]] != f.body) f.body = -1;  // edges given apart from the faces
+    }
     for (int k = 0; k < 3; ++k) {
       double lo = frames.vertices.lo[k][v[0]], hi = frames.vertices.hi[k][v[0]];
       for (int c = 1; c < 3 && v[c] >= 0; ++c) {
@@ -80,7 +83,7 @@ void gather_frames(Sorted& s, const BodyFrames& frames) {
 bool frames_apart(const Sorted& p, std::size_t i, const Sorted& s, std::size_t j) {
   if (p.frames.empty()) return false;
   const Sorted::Frame &a = p.frames[i], &b = s.frames[j];
-  if (a.body != b.body) return false;
+  if (a.body != b.body || a.body < 0) return false;
   for (int k = 0; k < 3; ++k) {
     if (a.hi[k] < b.lo[k] || b.hi[k] < a.lo[k]) return true;
   }
