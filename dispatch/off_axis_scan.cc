@@ -1,5 +1,6 @@
 // The sweep's inner loop (kernels/broad/off_axis_scan.hpp), compiled once
-// per Highway target: four comparisons per lane on floats, survivors
+// per Highway target: four comparisons per lane on floats (and the frame
+// boxes' six where a body's own pairs are scanned), survivors
 // compressed into a list of indices. Dispatched to the best target of this CPU.
 #include "broad/off_axis_scan.hpp"
 
@@ -12,19 +13,31 @@ HWY_BEFORE_NAMESPACE();
 namespace simdccd::broad::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-std::size_t OffAxisOverlaps(const OffAxes& b, std::size_t begin, std::size_t end, float lo1,
-                            float hi1, float lo2, float hi2, std::int32_t* out) {
+std::size_t OffAxisOverlaps(const OffAxes& b, std::size_t begin, std::size_t end, const Probe& q,
+                            std::int32_t* out) {
   const hn::ScalableTag<float> d;
   const hn::RebindToSigned<decltype(d)> di;
   const std::size_t lanes = hn::Lanes(d);
-  const auto vlo1 = hn::Set(d, lo1), vhi1 = hn::Set(d, hi1);
-  const auto vlo2 = hn::Set(d, lo2), vhi2 = hn::Set(d, hi2);
+  const auto vlo1 = hn::Set(d, q.lo1), vhi1 = hn::Set(d, q.hi1);
+  const auto vlo2 = hn::Set(d, q.lo2), vhi2 = hn::Set(d, q.hi2);
+  const bool frames = b.body != nullptr && q.body >= 0;
+  const auto body = hn::Set(di, q.body);
   std::size_t count = 0;
   for (std::size_t j = begin; j < end; j += lanes) {
     auto m = hn::And(hn::Le(hn::LoadU(d, b.lo1 + j), vhi1), hn::Le(vlo1, hn::LoadU(d, b.hi1 + j)));
     m = hn::And(m, hn::And(hn::Le(hn::LoadU(d, b.lo2 + j), vhi2),
                            hn::Le(vlo2, hn::LoadU(d, b.hi2 + j))));
     if (end - j < lanes) m = hn::And(m, hn::FirstN(d, end - j));
+    if (frames && !hn::AllFalse(d, m)) {
+      // Same body: the frame boxes must overlap too.
+      const auto axis_apart = [&](int k) {
+        return hn::Or(hn::Lt(hn::Set(d, q.frame[2 * k + 1]), hn::LoadU(d, b.frame[2 * k] + j)),
+                      hn::Lt(hn::LoadU(d, b.frame[2 * k + 1] + j), hn::Set(d, q.frame[2 * k])));
+      };
+      const auto apart = hn::Or(axis_apart(0), hn::Or(axis_apart(1), axis_apart(2)));
+      const auto same = hn::RebindMask(d, hn::Eq(hn::LoadU(di, b.body + j), body));
+      m = hn::AndNot(hn::And(same, apart), m);
+    }
     if (hn::AllFalse(d, m)) continue;  // the common case; compressing costs more
     const auto index = hn::Iota(di, static_cast<std::int32_t>(j));
     count += hn::CompressStore(index, hn::RebindMask(di, m), di, out + count);
@@ -40,9 +53,9 @@ namespace simdccd::broad {
 
 HWY_EXPORT(OffAxisOverlaps);
 
-std::size_t off_axis_overlaps(const OffAxes& boxes, std::size_t begin, std::size_t end,
-                              float lo1, float hi1, float lo2, float hi2, std::int32_t* out) {
-  return HWY_DYNAMIC_DISPATCH(OffAxisOverlaps)(boxes, begin, end, lo1, hi1, lo2, hi2, out);
+std::size_t off_axis_overlaps(const OffAxes& boxes, std::size_t begin, std::size_t end, const Probe& probe,
+                              std::int32_t* out) {
+  return HWY_DYNAMIC_DISPATCH(OffAxisOverlaps)(boxes, begin, end, probe, out);
 }
 
 }  // namespace simdccd::broad

@@ -16,6 +16,7 @@
 #include <span>
 #include <vector>
 
+#include "simdccd/large_vector.hpp"
 #include "simdccd/mesh.hpp"
 #include "simdccd/query.hpp"
 
@@ -23,9 +24,9 @@ namespace simdccd {
 
 /// Closed boxes as structure of arrays: box i is [lo[a][i], hi[a][i]] on axis a.
 struct Boxes {
-  std::array<std::vector<double>, 3> lo, hi;
+  std::array<LargeVector<double>, 3> lo, hi;
   std::size_t size() const { return lo[0].size(); }
-  void resize(std::size_t n);
+  void resize(std::size_t n);  ///< new boxes are unset (LargeVector)
 };
 
 /// The mesh's bodies (its connected components: vertices linked by faces)
@@ -36,7 +37,7 @@ struct Boxes {
 /// can only touch if these boxes overlap too; for a body that translates,
 /// they are about as small as the elements, however far it moves.
 struct BodyFrames {
-  std::vector<std::int32_t> body;  ///< of each vertex: the least vertex index of its body
+  LargeVector<std::int32_t> body;  ///< of each vertex: the least vertex index of its body
   Boxes vertices;                  ///< each vertex's box in its body's frame, rounded outwards
 };
 
@@ -75,10 +76,20 @@ struct Candidates {
 /// Receives candidates in batches: of one type each, and valid only during the call.
 using CandidateSink = std::function<void(QueryType, std::span<const CandidatePair>)>;
 
-/// Sort-and-sweep along one axis. Pairs: a vertex and a face not containing
-/// it, two edges with no shared vertex, whose boxes overlap on all three axes
-/// and, when the boxes have BodyFrames and both elements are of one body,
-/// whose boxes in that body's frame overlap too.
+/// Whether SortAndSweep sweeps within the cells of a grid on the two off axes.
+enum class SweepGrid : std::uint8_t {
+  automatic,  ///< where a sampled estimate says the scan it saves outweighs listing boxes per cell
+  never,      ///< one cell: the plain single-axis sweep
+  always,     ///< whenever the boxes make more than one cell
+};
+
+/// Sort-and-sweep along one axis, within the cells of a grid on the two
+/// other axes (sized from the boxes: about twice their mean width; each
+/// pair is taken in one cell only). Pairs: a
+/// vertex and a face not containing it, two edges with no shared vertex,
+/// whose boxes overlap on all three axes and, when the boxes have BodyFrames
+/// and both elements are of one body, whose boxes in that body's frame
+/// overlap too.
 ///
 /// The sweep is split into chunks fixed by the data (not by the thread
 /// count); chunk c always emits the same pairs in the same order, so any
@@ -86,6 +97,8 @@ using CandidateSink = std::function<void(QueryType, std::span<const CandidatePai
 /// `sweep` calls after `sort`/`resort`.
 class SortAndSweep {
  public:
+  explicit SortAndSweep(SweepGrid grid = SweepGrid::automatic) : grid_(grid) {}
+
   /// One-shot: sorts every box set (in parallel) along the axis where the
   /// centres of the vertex boxes spread most (largest variance), by (lo, index).
   void sort(const Mesh& mesh, const MeshBoxes& boxes);
@@ -95,6 +108,8 @@ class SortAndSweep {
   void resort(const Mesh& mesh, const MeshBoxes& boxes);
 
   int axis() const { return axis_; }
+  /// Cells of the grid in use (1: none).
+  std::size_t cell_count() const { return vertices_.cell_start.empty() ? 1 : vertices_.cell_start.size() - 1; }
   std::size_t chunk_count() const { return chunks_.size(); }
   /// Emits the candidates of chunk `c` in batches of at most `batch` pairs.
   void sweep(std::size_t c, std::size_t batch, const CandidateSink& sink) const;
@@ -104,28 +119,40 @@ class SortAndSweep {
 
   /// Sorted boxes of one element set (internal layout, public for the sweep).
   struct Sorted {
-    std::vector<std::int32_t> order;  ///< element indices by (lo on the axis, index)
-    std::array<std::vector<double>, 3> lo, hi;  ///< in sweep order; [0] is the sweep axis
-    std::array<std::vector<float>, 4> off_axes;  ///< lo[1], hi[1], lo[2], hi[2] rounded outwards, padded
-    std::vector<std::array<std::int32_t, 3>> vertices;  ///< of each element, in sweep order (-1: none)
+    LargeVector<std::int32_t> order;  ///< element indices by (lo on the axis, index)
+    std::array<LargeVector<double>, 3> lo, hi;  ///< in sweep order; [0] is the sweep axis
+    LargeVector<std::array<std::int32_t, 3>> vertices;  ///< of each element, in sweep order (-1: none)
     /// An element's body (-1: its vertices are in different bodies, no frame
     /// test) and its box in the body's frame (axes 0..2, floats rounded
-    /// outwards): one cache line for the sweep's check.
+    /// outwards).
     struct Frame {
       std::int32_t body;
       float lo[3], hi[3];
     };
-    std::vector<Frame> frames;  ///< of each element, in sweep order (empty without BodyFrames)
+    LargeVector<Frame> frames;  ///< of each element, in sweep order (empty without BodyFrames)
+    /// The elements listed per cell of a grid on the two off axes (each in
+    /// every cell its box meets), every list in sweep order: cell c holds
+    /// entries [cell_start[c], cell_start[c + 1]).
+    LargeVector<std::int32_t> cell_start;
+    LargeVector<std::int32_t> entry;  ///< the sweep position of each entry's element
+    LargeVector<double> entry_lo;     ///< its lo on the sweep axis (binary searches)
+    std::array<LargeVector<float>, 4> off_axes;  ///< its lo[1], hi[1], lo[2], hi[2] rounded outwards, padded
+    LargeVector<std::int32_t> entry_body;  ///< its Frame: body and lo[0], hi[0], ..., hi[2], padded (with frames)
+    std::array<LargeVector<float>, 6> entry_frame;
+    /// Bit k set when the entry's cell is the element's lowest on off axis k:
+    /// a pair is taken in the cell where, on both axes, one of the two is.
+    LargeVector<std::uint8_t> home;
   };
 
  private:
   enum class Part : std::uint8_t { faces_over_vertices, vertices_over_faces, edges };
   struct Chunk {
     Part part;
-    std::size_t begin, end;  ///< primary boxes [begin, end) in sweep order
+    std::size_t begin, end;  ///< primary entries [begin, end), in cell order
   };
   void finish(const Mesh& mesh, const MeshBoxes& boxes);
 
+  SweepGrid grid_;
   int axis_ = -1;
   Sorted vertices_, edges_, faces_;
   std::vector<Chunk> chunks_;

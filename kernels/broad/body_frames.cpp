@@ -9,7 +9,7 @@ namespace simdccd {
 namespace {
 
 // The least vertex of x's body, halving the path on the way.
-std::int32_t root(std::vector<std::int32_t>& parent, std::int32_t x) {
+std::int32_t root(LargeVector<std::int32_t>& parent, std::int32_t x) {
   while (parent[x] != x) x = parent[x] = parent[parent[x]];
   return x;
 }
@@ -23,7 +23,7 @@ constexpr double kFramesPay = 0.75;
 
 void compute_body_frames(const Mesh& mesh, double margin, BodyFrames& out) {
   const std::size_t n = std::min(mesh.x0.size(), mesh.x1.size());
-  std::vector<std::int32_t>& body = out.body;
+  LargeVector<std::int32_t>& body = out.body;
   body.resize(n);
   std::iota(body.begin(), body.end(), 0);
   for (const Triangle& f : mesh.faces) {

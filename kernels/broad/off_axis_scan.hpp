@@ -17,9 +17,20 @@ inline constexpr std::size_t kScanSlack = 64;
 
 /// Boxes in sweep order, the two off axes, in floats rounded outwards (half
 /// the memory traffic of doubles, twice the lanes): box j is
-/// [lo1[j], hi1[j]] x [lo2[j], hi2[j]].
+/// [lo1[j], hi1[j]] x [lo2[j], hi2[j]]. Optionally (body null: none) each
+/// box's body and its box in that body's frame on the three axes, [frame[0][j],
+/// frame[1][j]] x [frame[2][j], frame[3][j]] x [frame[4][j], frame[5][j]].
 struct OffAxes {
   const float *lo1, *hi1, *lo2, *hi2;
+  const std::int32_t* body = nullptr;
+  const float* frame[6] = {};
+};
+
+/// The box the scan looks for, in the same layout (body < 0: no frame test).
+struct Probe {
+  float lo1, hi1, lo2, hi2;
+  std::int32_t body = -1;
+  float frame[6] = {};
 };
 
 /// The float next to finite f toward -infinity (down) or +infinity: std::nextafter,
@@ -46,12 +57,13 @@ inline float float_above(double x) {
 }
 
 /// Writes, in increasing order, each j in [begin, end) whose closed box
-/// overlaps [lo1, hi1] x [lo2, hi2]; returns their count. Every overlap of the
-/// exact boxes is found (the floats enclose them); a few more may be, which
-/// the caller rechecks in doubles. The same on every target. `out` needs
-/// end - begin + kScanSlack entries and the arrays kScanSlack readable
-/// entries past `end`.
-std::size_t off_axis_overlaps(const OffAxes& boxes, std::size_t begin, std::size_t end,
-                              float lo1, float hi1, float lo2, float hi2, std::int32_t* out);
+/// overlaps the probe's [lo1, hi1] x [lo2, hi2] and, when both have a body
+/// and it is the same, whose frame box overlaps the probe's; returns their
+/// count. Every overlap of the exact boxes is found (the floats enclose
+/// them); a few more may be, which the caller rechecks in doubles. The same
+/// on every target. `out` needs end - begin + kScanSlack entries and the
+/// arrays kScanSlack readable entries past `end`.
+std::size_t off_axis_overlaps(const OffAxes& boxes, std::size_t begin, std::size_t end, const Probe& probe,
+                              std::int32_t* out);
 
 }  // namespace simdccd::broad

@@ -10,8 +10,8 @@ std::vector<CandidatePair> overlapping_pairs(const Boxes& a, const Boxes& b, int
   std::vector<CandidatePair> pairs;
   const std::size_t m = b.size();
   if (a.size() == 0 || m == 0) return pairs;
-  const std::vector<double>& blo = b.lo[axis];
-  const std::vector<double>& bhi = b.hi[axis];
+  const auto& blo = b.lo[axis];
+  const auto& bhi = b.hi[axis];
   std::vector<std::int32_t> order(m);
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](std::int32_t x, std::int32_t y) {
