@@ -213,6 +213,37 @@ TEST_CASE("broad.the off-axis grid: every mode equals brute force") {
   }
 }
 
+TEST_CASE("broad.the off-axis grid with body frames: a translating body's own pairs meet at t = 0") {
+  // Every vertex of a spread mesh moves by exactly (3, 5, -7): each body's
+  // frame boxes are its boxes at t = 0 (to a rounding step, far below the
+  // lattice's 1/4), so a pair of one body is a candidate iff its boxes at
+  // t = 0 overlap, and the frame test runs in the grid's scan.
+  Mesh m = spread_mesh(5, int(std::min<std::size_t>(900, test::scaled(900, 300))), 0, false, false);
+  for (std::size_t v = 0; v < m.x0.size(); ++v) m.x1[v] = {m.x0[v].x + 3, m.x0[v].y + 5, m.x0[v].z - 7};
+  MeshBoxes world, still;
+  compute_swept_boxes(m, 0, world);
+  compute_body_frames(m, 0, world.frames);
+  REQUIRE(!world.frames.body.empty());
+  Mesh at_start = m;
+  at_start.x1 = m.x0;
+  compute_swept_boxes(at_start, 0, still);
+  const auto& body = world.frames.body;
+  Candidates want = brute_force(m, world);
+  std::erase_if(want.vf, [&](const CandidatePair& p) {
+    return body[p[0]] == body[m.faces[p[1]][0]] && !overlap(still.vertices, p[0], still.faces, p[1]);
+  });
+  std::erase_if(want.ee, [&](const CandidatePair& p) {
+    return body[m.edges[p[0]][0]] == body[m.edges[p[1]][0]] && !overlap(still.edges, p[0], still.edges, p[1]);
+  });
+  for (const SweepGrid mode : {SweepGrid::always, SweepGrid::never}) {
+    CAPTURE(int(mode));
+    SortAndSweep s(mode);
+    s.sort(m, world);
+    CHECK((s.cell_count() > 1) == (mode == SweepGrid::always));
+    check_same(sorted(s.candidates(2)), want);
+  }
+}
+
 TEST_CASE("broad.incremental sort-and-sweep equals one-shot over a frame sequence") {
   std::mt19937_64 rng(11);
   std::normal_distribution<double> jitter(0, 0.02);
