@@ -25,6 +25,11 @@ void* allocate_large(std::size_t bytes);
 void free_large(void* p, std::size_t bytes) noexcept;
 }  // namespace detail
 
+/// Bytes of freed buffers the cache holds for reuse.
+std::size_t cached_large_bytes();
+/// Returns the cached buffers to the system (e.g. after the last step).
+void release_large_cache();
+
 template <class T>
 struct LargeAllocator {
   using value_type = T;

@@ -77,3 +77,21 @@ void free_large(void* p, std::size_t bytes) noexcept {
 }
 
 }  // namespace simdccd::detail
+
+namespace simdccd {
+
+std::size_t cached_large_bytes() {
+  detail::Cache& c = detail::cache();
+  const std::lock_guard<std::mutex> lock(c.mutex);
+  return c.bytes;
+}
+
+void release_large_cache() {
+  detail::Cache& c = detail::cache();
+  const std::lock_guard<std::mutex> lock(c.mutex);
+  for (const auto& [size, p] : c.free) std::free(p);
+  c.free.clear();
+  c.bytes = 0;
+}
+
+}  // namespace simdccd
