@@ -213,6 +213,29 @@ TEST_CASE("broad.the off-axis grid: every mode equals brute force") {
   }
 }
 
+TEST_CASE("broad.the off-axis grid: the same pairs at any power-of-two scale") {
+  // A spread mesh scaled by 2^k keeps its lattice exact (at 2^-1070 its
+  // coordinates are subnormal multiples of 2^-1072), so its boxes scale
+  // exactly and its candidates are the same.
+  const Mesh m = spread_mesh(6, 300, 3, false, false);
+  MeshBoxes b;
+  compute_swept_boxes(m, 0, b);
+  const Candidates want = brute_force(m, b);
+  for (const int k : {-1070, -1000, -20, 50}) {
+    CAPTURE(k);
+    Mesh scaled = m;
+    for (auto* x : {&scaled.x0, &scaled.x1}) {
+      for (Vec3& p : *x) p = {std::ldexp(p.x, k), std::ldexp(p.y, k), std::ldexp(p.z, k)};
+    }
+    compute_swept_boxes(scaled, 0, b);
+    for (const SweepGrid mode : {SweepGrid::always, SweepGrid::automatic}) {
+      SortAndSweep s(mode);
+      s.sort(scaled, b);
+      check_same(sorted(s.candidates(1)), want);
+    }
+  }
+}
+
 TEST_CASE("broad.the off-axis grid with body frames: a translating body's own pairs meet at t = 0") {
   // Every vertex of a spread mesh moves by exactly (3, 5, -7): each body's
   // frame boxes are its boxes at t = 0 (to a rounding step, far below the

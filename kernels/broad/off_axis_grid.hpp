@@ -22,7 +22,7 @@ struct OffAxisGrid {
   int column(int k, double x) const {
     if (cells[k] == 1) return 0;
     const double c = std::floor((x - origin[k]) * inv_width[k]);
-    return c <= 0 ? 0 : c >= cells[k] - 1 ? cells[k] - 1 : static_cast<int>(c);
+    return !(c > 0) ? 0 : c >= cells[k] - 1 ? cells[k] - 1 : static_cast<int>(c);  // NaN: 0
   }
 };
 

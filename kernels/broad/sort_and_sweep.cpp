@@ -160,6 +160,7 @@ broad::OffAxisGrid choose_grid(const std::array<const Sorted*, 3>& sets, SweepGr
     g.origin[k] = lo[k];
     g.cells[k] = static_cast<int>(cells[k]);
     g.inv_width[k] = double(g.cells[k]) / (hi[k] - lo[k]);
+    if (!std::isfinite(g.inv_width[k])) g.cells[k] = 1;  // a subnormal extent
   }
   for (;;) {
     std::size_t listed = 0;
