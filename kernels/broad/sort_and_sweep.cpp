@@ -383,17 +383,22 @@ void SortAndSweep::sweep(std::size_t c, std::size_t batch, const CandidateSink& 
       for (int k = 0; k < 6; ++k) probe.frame[k] = p.entry_frame[k][i];
     }
     const std::size_t n = broad::off_axis_overlaps(off, first, last, probe, hits.data());
+    // The primary's values in locals: the emitter's stores could alias them.
+    const std::uint8_t home = p.home[i];
+    const double lo1 = p.lo[1][pi], hi1 = p.hi[1][pi], lo2 = p.lo[2][pi], hi2 = p.hi[2][pi];
+    const std::array<std::int32_t, 3> vertices = p.vertices[pi];
+    const std::int32_t element = p.order[pi];
     for (std::size_t h = 0; h < n; ++h) {
       const auto e = static_cast<std::size_t>(hits[h]);
-      if ((p.home[i] | s.home[e]) != 3) continue;  // taken in another cell
+      if ((home | s.home[e]) != 3) continue;  // taken in another cell
       const auto j = static_cast<std::size_t>(s.entry[e]);
-      const bool overlap = p.lo[1][pi] <= s.hi[1][j] && s.lo[1][j] <= p.hi[1][pi] &&
-                           p.lo[2][pi] <= s.hi[2][j] && s.lo[2][j] <= p.hi[2][pi];  // exact
-      if (!overlap || shares_vertex(p.vertices[pi], s.vertices[j])) continue;
+      const bool overlap = lo1 <= s.hi[1][j] && s.lo[1][j] <= hi1 && lo2 <= s.hi[2][j] && s.lo[2][j] <= hi2;  // exact
+      if (!overlap || shares_vertex(vertices, s.vertices[j])) continue;
+      const std::int32_t other = s.order[j];
       switch (chunk.part) {
-        case Part::faces_over_vertices: emit(s.order[j], p.order[pi]); break;
-        case Part::vertices_over_faces: emit(p.order[pi], s.order[j]); break;
-        case Part::edges: emit(std::min(p.order[pi], s.order[j]), std::max(p.order[pi], s.order[j]));
+        case Part::faces_over_vertices: emit(other, element); break;
+        case Part::vertices_over_faces: emit(element, other); break;
+        case Part::edges: emit(std::min(element, other), std::max(element, other));
       }
     }
   }
