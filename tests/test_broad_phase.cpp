@@ -7,8 +7,10 @@
 #include <cstdlib>
 #include <random>
 #include <set>
+#include <string>
 #include <utility>
 
+#include "hwy/targets.h"
 #include "scenes.hpp"
 #include "simdccd/broad_phase.hpp"
 #include "simdccd/exact_oracle.hpp"
@@ -76,6 +78,21 @@ Candidates sorted(Candidates c) {
 void check_same(const Candidates& a, const Candidates& b) {
   CHECK(a.vf == b.vf);
   CHECK(a.ee == b.ee);
+}
+
+// The candidates of a mesh whose every vertex translates by one vector, with
+// body frames: the swept-box pairs, less the pairs of one body (`body` of
+// each vertex) whose boxes at t = 0 (`still`) are apart.
+template <class Bodies>
+Candidates translated_truth(const Mesh& m, const MeshBoxes& world, const MeshBoxes& still, const Bodies& body) {
+  Candidates want = brute_force(m, world);
+  std::erase_if(want.vf, [&](const CandidatePair& p) {
+    return body[p[0]] == body[m.faces[p[1]][0]] && !overlap(still.vertices, p[0], still.faces, p[1]);
+  });
+  std::erase_if(want.ee, [&](const CandidatePair& p) {
+    return body[m.edges[p[0]][0]] == body[m.edges[p[1]][0]] && !overlap(still.edges, p[0], still.edges, p[1]);
+  });
+  return want;
 }
 
 TEST_CASE("broad.swept boxes hold both ends of every vertex, widened by the margin") {
@@ -240,7 +257,7 @@ TEST_CASE("broad.the off-axis grid with body frames: a translating body's own pa
   // Every vertex of a spread mesh moves by exactly (3, 5, -7): each body's
   // frame boxes are its boxes at t = 0 (to a rounding step, far below the
   // lattice's 1/4), so a pair of one body is a candidate iff its boxes at
-  // t = 0 overlap, and the frame test runs in the grid's scan.
+  // t = 0 overlap, and the frame test runs in the grid's scan, on every target.
   Mesh m = spread_mesh(5, int(std::min<std::size_t>(900, test::scaled(900, 300))), 0, false, false);
   for (std::size_t v = 0; v < m.x0.size(); ++v) m.x1[v] = {m.x0[v].x + 3, m.x0[v].y + 5, m.x0[v].z - 7};
   MeshBoxes world, still;
@@ -250,21 +267,24 @@ TEST_CASE("broad.the off-axis grid with body frames: a translating body's own pa
   Mesh at_start = m;
   at_start.x1 = m.x0;
   compute_swept_boxes(at_start, 0, still);
-  const auto& body = world.frames.body;
-  Candidates want = brute_force(m, world);
-  std::erase_if(want.vf, [&](const CandidatePair& p) {
-    return body[p[0]] == body[m.faces[p[1]][0]] && !overlap(still.vertices, p[0], still.faces, p[1]);
-  });
-  std::erase_if(want.ee, [&](const CandidatePair& p) {
-    return body[m.edges[p[0]][0]] == body[m.edges[p[1]][0]] && !overlap(still.edges, p[0], still.edges, p[1]);
-  });
-  for (const SweepGrid mode : {SweepGrid::always, SweepGrid::never}) {
-    CAPTURE(int(mode));
-    SortAndSweep s(mode);
-    s.sort(m, world);
-    CHECK((s.cell_count() > 1) == (mode == SweepGrid::always));
-    check_same(sorted(s.candidates(2)), want);
+  const Candidates want = translated_truth(m, world, still, world.frames.body);
+  // On every Highway target this CPU runs (the scan is dispatched to the
+  // best one otherwise), then back to the normal choice.
+  for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    const std::string name = hwy::TargetName(target);
+    CAPTURE(name);
+    hwy::SetSupportedTargetsForTest(target);
+    hwy::GetChosenTarget().Update(hwy::SupportedTargets());
+    for (const SweepGrid mode : {SweepGrid::always, SweepGrid::never}) {
+      CAPTURE(int(mode));
+      SortAndSweep s(mode);
+      s.sort(m, world);
+      CHECK((s.cell_count() > 1) == (mode == SweepGrid::always));
+      check_same(sorted(s.candidates(2)), want);
+    }
   }
+  hwy::SetSupportedTargetsForTest(0);
+  hwy::GetChosenTarget().Update(hwy::SupportedTargets());
 }
 
 TEST_CASE("broad.incremental sort-and-sweep equals one-shot over a frame sequence") {
@@ -348,13 +368,7 @@ TEST_CASE("broad.body frames: a translating body's own pairs are those whose box
     }
   }
   for (std::size_t v = 0; v < body.size(); ++v) CHECK(world.frames.body[v] == body[v]);
-  Candidates want = brute_force(m, world);
-  std::erase_if(want.vf, [&](const CandidatePair& p) {
-    return body[p[0]] == body[m.faces[p[1]][0]] && !overlap(still.vertices, p[0], still.faces, p[1]);
-  });
-  std::erase_if(want.ee, [&](const CandidatePair& p) {
-    return body[m.edges[p[0]][0]] == body[m.edges[p[1]][0]] && !overlap(still.edges, p[0], still.edges, p[1]);
-  });
+  const Candidates want = translated_truth(m, world, still, body);
   SortAndSweep s;
   s.sort(m, world);
   const Candidates got = s.candidates(2);
