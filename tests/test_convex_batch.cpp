@@ -172,6 +172,26 @@ TEST_CASE("convex.gjk batch: bad entries are flagged invalid, the others answere
   CHECK(s.invalid == 3);
   std::vector<GjkResult> short_results(2);
   CHECK_THROWS_AS(gjk_batch(shapes, pairs, short_results), std::invalid_argument);
+
+  // The counts of a batch split over two threads: each counted once, equal
+  // to the results' own (every seventh pair names a shape past the list).
+  std::vector<ShapePair> many;
+  for (std::uint32_t i = 0; i < 40000; ++i) {
+    Pose p;
+    p.x = {2.0 + (i % 5) * 0.5, 0, 0};  // gaps -0.0 (touching) to 2
+    many.push_back({0, i % 7 == 3 ? 9u : 0u, {}, p});
+  }
+  std::vector<GjkResult> answers(many.size());
+  const GjkBatchStats t = gjk_batch(shapes, many, answers, {}, 2);
+  std::uint64_t invalid = 0, intersecting = 0;
+  for (const GjkResult& r : answers) {
+    invalid += !r.valid;
+    intersecting += r.intersecting;
+  }
+  CHECK(invalid == 5714);  // i = 3, 10, ..., 39994
+  CHECK(t.invalid == invalid);
+  CHECK(t.intersecting == intersecting);
+  CHECK(intersecting > 0);
 }
 
 TEST_CASE("convex.gjk judge: every random pair of every class agrees with the exact distance, both queries") {
