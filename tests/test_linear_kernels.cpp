@@ -35,7 +35,10 @@
 #include "simdccd/targets.hpp"
 #include "simdccd/xsimd.hpp"
 #include "soa_columns.hpp"
+#include "common/splitmix.hpp"
+#include "common/vec3_math.hpp"
 #include "test_data.hpp"
+#include "test_scale.hpp"
 
 namespace simdccd {
 namespace {
@@ -368,6 +371,111 @@ TEST_CASE("linear.kernels.seams: primitives sharing a point at t = 0 are certifi
         CHECK(a.status[0] == Status::certified);
       }
     }
+  }
+}
+
+// Contacts on an edge where three points keep one coordinate equal all step
+// (area_inclusion-inl.h's vanishing_orientations): the three are collinear
+// at every coplanarity root, an orientation exactly zero that no error
+// bound certifies, so these reached the oracle before.
+TEST_CASE("linear.kernels.edge contacts: three points in an axis-aligned moving plane are certified") {
+  // VF: f1 (0, 0, 0) -> (0, 1, 0) and f2 (4, 0, 0) -> (4, 1, 0) lie with the
+  // vertex in the plane y = t; f0 (0, 2, 0) -> (0, 3, 0) stays above it. The
+  // face stays in z = 0, which the vertex (2, 0, -1) -> (2, 1, 1) crosses at
+  // t = 1/2, at (2, 1/2, 0): the middle of edge f1 f2, a hit at 1/2. Moved
+  // to x = 5 it crosses the edge's line past f2: a miss.
+  // EE: edge b as f1 f2 above; a1 (2, 0, -1) -> (2, 1, 1) in the plane and
+  // a0 (2, 2, -1) -> (2, 3, 1) above it. At t = 1/2 all four are in z = 0 (the
+  // only root: the determinant is 2 times -4 (1 - 2t)) and a1 = (2, 1/2, 0) is
+  // the middle of edge b: a hit at 1/2; with x = 5 for a0 and a1, a miss.
+  const auto vf = [](double x) {
+    Query q;
+    q.points = {Vec3{x, 0, -1}, Vec3{0, 2, 0}, Vec3{0, 0, 0}, Vec3{4, 0, 0},
+                Vec3{x, 1, 1},  Vec3{0, 3, 0}, Vec3{0, 1, 0}, Vec3{4, 1, 0}};
+    return q;
+  };
+  const auto ee = [](double x) {
+    Query q;
+    q.points = {Vec3{x, 2, -1}, Vec3{x, 0, -1}, Vec3{0, 0, 0}, Vec3{4, 0, 0},
+                Vec3{x, 3, 1},  Vec3{x, 1, 1},  Vec3{0, 1, 0}, Vec3{4, 1, 0}};
+    return q;
+  };
+  RestoreAuto restore;
+  for (const Implementation& impl : implementations_under_test()) {
+    CAPTURE(impl.name);
+    for (QueryType type : {QueryType::vertex_face, QueryType::edge_edge}) {
+      CAPTURE(to_string(type));
+      const Query hit = type == QueryType::vertex_face ? vf(2) : ee(2);
+      const Query miss = type == QueryType::vertex_face ? vf(5) : ee(5);
+      REQUIRE(exact_ccd(type, hit).hit);
+      REQUIRE(exact_ccd(type, hit).toi_lo == 0.5);
+      REQUIRE(!exact_ccd(type, miss).hit);
+      for (Mode mode : {Mode::exact, Mode::conservative}) {
+        const Answers a = run(impl, Soa(type, {hit, miss}), mode);
+        CHECK(a.hit[0] == 1);
+        CHECK(a.status[0] == Status::certified);
+        CHECK(a.toi[0] <= 0.5);
+        CHECK(a.toi[0] >= 0.5 - kTolerance);
+        CHECK(a.hit[1] == 0);
+        CHECK(a.status[1] == Status::certified);
+      }
+    }
+  }
+}
+
+// Random queries of that shape: a point crossing the line of two others in
+// a plane normal to a random axis that they share exactly, the fourth point
+// off it, at t = 1/2 (inside the segment, or past an end), on a dyadic grid
+// so that every coordinate is exact. Every implementation against the
+// oracle; most contacts are certified.
+std::vector<Query> edge_contact_queries(QueryType type, std::size_t count, std::uint64_t seed) {
+  Random random(seed);
+  const auto grid = [&](double range) { return std::ldexp(std::floor(random.uniform() * range * 64), -6); };
+  // (mover, segment end, segment end, fourth) of each shared triple.
+  constexpr int kVf[3][4] = {{0, 2, 3, 1}, {0, 1, 2, 3}, {0, 3, 1, 2}};
+  constexpr int kEe[4][4] = {{1, 2, 3, 0}, {2, 0, 1, 3}, {3, 0, 1, 2}, {0, 2, 3, 1}};
+  std::vector<Query> out(count);
+  for (Query& q : out) {
+    const int* roles = type == QueryType::vertex_face ? kVf[random.next() % 3] : kEe[random.next() % 4];
+    const int axis = int(random.next() % 3);
+    const double c0 = grid(4), c1 = grid(4), side = random.next() % 2 ? 1 : -1;
+    Vec3 p[8];
+    for (int time = 0; time < 2; ++time) {
+      for (int k = 1; k < 4; ++k) {
+        Vec3& x = p[4 * time + roles[k]];
+        x = {grid(4), grid(4), grid(4)};
+        double& a = axis == 0 ? x.x : axis == 1 ? x.y : x.z;
+        a = (time == 0 ? c0 : c1) + (k == 3 ? side * (0.25 + grid(2)) : 0);
+      }
+    }
+    // The mover at t = 1/2 on the segment's line at parameter s, off by d.
+    const double s = grid(2) - 0.5;  // in [-1/2, 3/2): inside about two thirds
+    Vec3 d{grid(2) - 1, grid(2) - 1, grid(2) - 1};
+    (axis == 0 ? d.x : axis == 1 ? d.y : d.z) = 0.5 * (c0 - c1);
+    const auto mid = [&](int point) { return 0.5 * (p[point] + p[point + 4]); };
+    const Vec3 m = mid(roles[1]) + s * (mid(roles[2]) - mid(roles[1]));
+    p[roles[0]] = m + d;
+    p[roles[0] + 4] = m - d;
+    for (int k = 0; k < 8; ++k) q.points[k] = p[k];
+  }
+  return out;
+}
+
+TEST_CASE("linear.kernels.edge contacts: random ones, every implementation against the oracle") {
+  for (QueryType type : {QueryType::vertex_face, QueryType::edge_edge}) {
+    const std::vector<Query> queries =
+        edge_contact_queries(type, test::scaled(4000), type == QueryType::vertex_face ? 7 : 8);
+    check_workload("edge contacts", type, queries, false);
+    RestoreAuto restore;
+    const Answers a = run({"double", false}, Soa(type, queries), Mode::exact);
+    std::size_t hits = 0, certified = 0;
+    for (std::size_t i = 0; i < queries.size(); ++i) {
+      hits += a.hit[i];
+      certified += a.hit[i] && a.status[i] == Status::certified;
+    }
+    CAPTURE(to_string(type));
+    CHECK(hits > queries.size() / 4);
+    CHECK(certified > 9 * hits / 10);
   }
 }
 

@@ -16,7 +16,10 @@
 // the rounding error and on its change for t in [lo, hi] (our counterpart of
 // Lemma 4.1: R_j(lo + s) = R_j(lo) + s V_j with V_j = Q_j - P_j, so
 // |D(lo + s) - D(lo)| <= s (|R_i| |V_j| + |V_i| |R_j|)_x + s^2 (|V_i| |V_j|)_x).
-// `inside`: inclusion holds at every t of the interval, so at the root.
+// A term that is exactly zero at every root by the input's structure (three
+// points sharing a coordinate all step: vanishing_orientations) counts as
+// agreeing, which certifies contacts on an edge or at an edge's end.
+// `inside`: inclusion holds at every root in the interval.
 // `outside`: it fails at every t, so at the root (or the primitives are
 // certified apart all along the interval). Neither: uncertain.
 //
@@ -200,6 +203,43 @@ bool apart_after(const double* const* coord, std::size_t i, double from) {
   return true;
 }
 
+/// Orientations that vanish at every coplanarity root, by the points'
+/// exact coordinates: where three of the four points have one coordinate
+/// equal at t = 0 and equal at t = 1 (so all along the step) and the fourth
+/// is strictly on one side of it at both ends (so never on it), the three lie
+/// in a moving plane normal to that axis which the fourth never meets. The
+/// coplanarity determinant is then the fourth's offset from the plane times
+/// the three's orientation within it, so at every root the three are
+/// collinear and their orientation is exactly 0 in any projection: z12 for
+/// points 0, 1, 2 (D12), z23 for 0, 2, 3 (D23), z31 for 0, 3, 1 (D31), z123 for
+/// 1, 2, 3 (D12 + D23 + D31). Meshes with exactly shared coordinates (cloth
+/// rows in a plane) meet such contacts on an edge, where no error bound can
+/// certify the zero.
+template <class L>
+void vanishing_orientations(const QueryLanes<L>& q, typename L::M& z12, typename L::M& z23,
+                            typename L::M& z31, typename L::M& z123) {
+  using V = typename L::V;
+  using M = typename L::M;
+  z12 = L::lt(L::set(1), L::set(0));
+  z23 = z12, z31 = z12, z123 = z12;
+  for (int axis = 0; axis < 3; ++axis) {
+    const V a0 = q.at(0, 0, axis), a1 = q.at(0, 1, axis), a2 = q.at(0, 2, axis), a3 = q.at(0, 3, axis);
+    const V b0 = q.at(1, 0, axis), b1 = q.at(1, 1, axis), b2 = q.at(1, 2, axis), b3 = q.at(1, 3, axis);
+    const auto same = [](V a, V b, V c, V d) {  // a = b at t = 0 and c = d at t = 1
+      return L::both(L::both(L::le(a, b), L::ge(a, b)), L::both(L::le(c, d), L::ge(c, d)));
+    };
+    const auto off = [](V a, V b, V c, V d) {  // a - b and c - d of one strict sign
+      return L::either(L::both(L::gt(a, b), L::gt(c, d)), L::both(L::lt(a, b), L::lt(c, d)));
+    };
+    const M s01 = same(a0, a1, b0, b1), s02 = same(a0, a2, b0, b2), s03 = same(a0, a3, b0, b3);
+    z12 = L::either(z12, L::both(L::both(s01, s02), off(a3, a0, b3, b0)));
+    z23 = L::either(z23, L::both(L::both(s02, s03), off(a1, a0, b1, b0)));
+    z31 = L::either(z31, L::both(L::both(s03, s01), off(a2, a0, b2, b0)));
+    const M s12 = same(a1, a2, b1, b2), s13 = same(a1, a3, b1, b3);
+    z123 = L::either(z123, L::both(L::both(s12, s13), off(a0, a1, b0, b1)));
+  }
+}
+
 template <class L, QueryType kType>
 void area_inclusion(const QueryLanes<L>& q, typename L::V lo, typename L::V hi,
                     typename L::M& inside, typename L::M& outside) {
@@ -271,6 +311,23 @@ void area_inclusion(const QueryLanes<L>& q, typename L::V lo, typename L::V hi,
   // which queries share a vector.
   if (!L::all(outside)) {
     outside = L::either(outside, separated_over_interval<L, kType, true>(q, lo, hi));
+  }
+  // A term that vanishes at every root counts as agreeing (the closed test
+  // allows zeros), on the lanes still undecided only.
+  const M undecided = L::but_not(L::but_not(L::le(zero, zero), inside), outside);
+  if (L::any(undecided)) {
+    M z12, z23, z31, z123;
+    vanishing_orientations<L>(q, z12, z23, z31, z123);
+    const auto holds = [&](V x, V b, M zero_at_root) { return L::either(agrees(x, b), zero_at_root); };
+    M meet;
+    if constexpr (kType == QueryType::vertex_face) {
+      meet = L::both(L::both(holds(d12, b12, z12), holds(d23, b23, z23)), holds(d31, b31, z31));
+    } else {
+      const V e12 = neg(d12), e31 = neg(d31), e_all = neg(all);
+      meet = L::both(L::both(holds(e12, b12, z12), holds(e31, b31, z31)),
+                     L::both(holds(d23, b23, z23), holds(e_all, b_all, z123)));
+    }
+    inside = L::either(inside, L::both(undecided, meet));
   }
 }
 
