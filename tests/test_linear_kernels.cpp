@@ -28,6 +28,7 @@
 #include <thread>
 #include <vector>
 
+#include "edge_contacts.hpp"
 #include "implementations.hpp"
 #include "simdccd/exact_oracle.hpp"
 #include "simdccd/io/query_csv.hpp"
@@ -35,8 +36,6 @@
 #include "simdccd/targets.hpp"
 #include "simdccd/xsimd.hpp"
 #include "soa_columns.hpp"
-#include "common/splitmix.hpp"
-#include "common/vec3_math.hpp"
 #include "test_data.hpp"
 #include "test_scale.hpp"
 
@@ -423,48 +422,10 @@ TEST_CASE("linear.kernels.edge contacts: three points in an axis-aligned moving 
   }
 }
 
-// Random queries of that shape: a point crossing the line of two others in
-// a plane normal to a random axis that they share exactly, the fourth point
-// off it, at t = 1/2 (inside the segment, or past an end), on a dyadic grid
-// so that every coordinate is exact. Every implementation against the
-// oracle; most contacts are certified.
-std::vector<Query> edge_contact_queries(QueryType type, std::size_t count, std::uint64_t seed) {
-  Random random(seed);
-  const auto grid = [&](double range) { return std::ldexp(std::floor(random.uniform() * range * 64), -6); };
-  // (mover, segment end, segment end, fourth) of each shared triple.
-  constexpr int kVf[3][4] = {{0, 2, 3, 1}, {0, 1, 2, 3}, {0, 3, 1, 2}};
-  constexpr int kEe[4][4] = {{1, 2, 3, 0}, {2, 0, 1, 3}, {3, 0, 1, 2}, {0, 2, 3, 1}};
-  std::vector<Query> out(count);
-  for (Query& q : out) {
-    const int* roles = type == QueryType::vertex_face ? kVf[random.next() % 3] : kEe[random.next() % 4];
-    const int axis = int(random.next() % 3);
-    const double c0 = grid(4), c1 = grid(4), side = random.next() % 2 ? 1 : -1;
-    Vec3 p[8];
-    for (int time = 0; time < 2; ++time) {
-      for (int k = 1; k < 4; ++k) {
-        Vec3& x = p[4 * time + roles[k]];
-        x = {grid(4), grid(4), grid(4)};
-        double& a = axis == 0 ? x.x : axis == 1 ? x.y : x.z;
-        a = (time == 0 ? c0 : c1) + (k == 3 ? side * (0.25 + grid(2)) : 0);
-      }
-    }
-    // The mover at t = 1/2 on the segment's line at parameter s, off by d.
-    const double s = grid(2) - 0.5;  // in [-1/2, 3/2): inside about two thirds
-    Vec3 d{grid(2) - 1, grid(2) - 1, grid(2) - 1};
-    (axis == 0 ? d.x : axis == 1 ? d.y : d.z) = 0.5 * (c0 - c1);
-    const auto mid = [&](int point) { return 0.5 * (p[point] + p[point + 4]); };
-    const Vec3 m = mid(roles[1]) + s * (mid(roles[2]) - mid(roles[1]));
-    p[roles[0]] = m + d;
-    p[roles[0] + 4] = m - d;
-    for (int k = 0; k < 8; ++k) q.points[k] = p[k];
-  }
-  return out;
-}
-
 TEST_CASE("linear.kernels.edge contacts: random ones, every implementation against the oracle") {
   for (QueryType type : {QueryType::vertex_face, QueryType::edge_edge}) {
     const std::vector<Query> queries =
-        edge_contact_queries(type, test::scaled(4000), type == QueryType::vertex_face ? 7 : 8);
+        test::edge_contact_queries(type, test::scaled(4000), type == QueryType::vertex_face ? 7 : 8);
     check_workload("edge contacts", type, queries, false);
     RestoreAuto restore;
     const Answers a = run({"double", false}, Soa(type, queries), Mode::exact);

@@ -36,7 +36,8 @@
 //   cloth, resting contact) a certified miss or a tight conservative toi
 //   without the oracle.
 // Certifying a hit needs exact coplanarity, which floating point cannot
-// certify: those lanes stay uncertain (exact mode: the oracle).
+// certify (but where the input makes a cofactor exactly zero:
+// shared_hyperplane): those lanes stay uncertain (exact mode: the oracle).
 //
 // Defined in namespace simdccd::spacetime::SIMDCCD_TARGET_NAMESPACE::detail:
 // `portable` by default, and once per Highway target in
@@ -54,6 +55,7 @@
 #include <array>
 #include <cstddef>
 #include <limits>
+#include <type_traits>
 
 #include "simdccd/simd/error_bounds.hpp"
 #include "simdccd/simd/lanes.hpp"
@@ -95,6 +97,40 @@ typename L::M boxes_separated(const Q& q) {
   return separated;
 }
 
+/// Where the points kR (a piece's points but one) lie in one hyperplane
+/// x_a = c(t) of space-time for some spatial axis a: coordinate a equal
+/// among kR's time-0 points and among its time-1 points, exactly. Then they
+/// are Q::kAxes + 2 points in a Q::kAxes-dimensional affine subspace and
+/// their orientation is exactly zero: meshes with exactly shared
+/// coordinates (cloth rows in a plane) put a contact on an edge of the
+/// other primitive there, a zero no error bound can certify.
+template <class L, auto kR, class Q>
+typename L::M shared_hyperplane(const Q& q) {
+  using M = typename L::M;
+  constexpr int kN = static_cast<int>(kR.size());
+  // The first point of each time in kR (-1: none).
+  constexpr auto first = [](int time) {
+    for (int k = 0; k < kN; ++k) {
+      if (kR[k].time == time) return k;
+    }
+    return -1;
+  };
+  constexpr int kFirst[2] = {first(0), first(1)};
+  M any = L::lt(L::set(1), L::set(0));
+  unrolled<Q::kAxes>([&](auto axis) {
+    M same = L::le(L::set(0), L::set(1));
+    unrolled<kN>([&](auto k) {
+      constexpr int f = kFirst[kR[k].time];
+      if constexpr (k != f) {
+        const auto x = q.at(kR[k], axis), y = q.at(kR[f], axis);
+        same = L::both(same, L::both(L::le(x, y), L::ge(x, y)));
+      }
+    });
+    any = L::either(any, same);
+  });
+  return any;
+}
+
 /// Decides one piece: A = kP[0..kA), B = the rest, each orientation with the
 /// error bound kOrientError * permanent + kTiny. `hit` and `miss` are
 /// certified; where `hit`, t* of the piece is in [t_lo, t_hi]; elsewhere
@@ -110,35 +146,53 @@ void decide_piece(const Q& q, typename L::M& hit, typename L::M& miss, typename 
   static_assert(static_cast<int>(kP.size()) == kN);
   const V zero = L::set(0), error = L::set(kOrientError[Q::kAxes]), tiny = L::set(simd::kTiny);
   const M none = L::lt(L::set(1), zero), every = L::le(zero, L::set(1));
-  M any_pos = none, any_neg = none, all_pos = every, all_neg = every;
-  V num_lo = zero, num_hi = zero, den_lo = zero, den_hi = zero;
-  unrolled<kN>([&](auto j) {
-    constexpr auto rest = without(kP, j);
-    V o, perm;
-    orient<L, rest>(q, o, perm);
-    const V e = L::add(L::mul(error, perm), tiny);
-    const V minus_e = L::sub(zero, e);
-    // c_j = -O_j for odd j in A and even j in B; o = -O_j where kNegated.
-    constexpr bool flip = (((j % 2) != 0) != (j >= kA)) != kNegated<rest>;
-    const M above = L::gt(o, e), below = L::lt(o, minus_e);
-    const M pos = flip ? below : above, neg = flip ? above : below;
-    any_pos = L::either(any_pos, pos), any_neg = L::either(any_neg, neg);
-    all_pos = L::both(all_pos, pos), all_neg = L::both(all_neg, neg);
-    if constexpr (j < kA) {
-      const V a = L::abs(o);
-      const V lo = L::sub(a, e), hi = L::add(a, e);
-      den_lo = L::add(den_lo, lo), den_hi = L::add(den_hi, hi);
-      if constexpr (kP[j].time == 1) num_lo = L::add(num_lo, L::max(lo, zero)), num_hi = L::add(num_hi, hi);
-    }
-  });
-  hit = L::either(all_pos, all_neg);
-  miss = L::both(any_pos, any_neg);
-  const V below_one = L::set(1 - kRatioMargin), above_one = L::set(1 + kRatioMargin);
-  const V underflow = L::set(kRatioUnderflow);
-  t_lo = L::max(zero, L::sub(L::mul(L::div(num_lo, den_hi), below_one), underflow));
-  t_lo = L::select(L::either(any_pos, any_neg), t_lo, zero);
-  // Only meaningful where `hit` (then every lo > 0).
-  t_hi = L::min(L::set(1), L::add(L::mul(L::div(num_hi, den_lo), above_one), underflow));
+  // With `structural`, a c_j whose points lie in a shared hyperplane is an
+  // exact zero: it neither breaks a hit (the unique solution c is still >= 0,
+  // some c_j certified) nor counts in t*'s sums.
+  const auto decide = [&](auto structural, M& piece_hit, M& piece_miss, V& lo_t, V& hi_t) {
+    M any_pos = none, any_neg = none, all_pos = every, all_neg = every;
+    V num_lo = zero, num_hi = zero, den_lo = zero, den_hi = zero;
+    unrolled<kN>([&](auto j) {
+      constexpr auto rest = without(kP, j);
+      V o, perm;
+      orient<L, rest>(q, o, perm);
+      const V e = L::add(L::mul(error, perm), tiny);
+      const V minus_e = L::sub(zero, e);
+      // c_j = -O_j for odd j in A and even j in B; o = -O_j where kNegated.
+      constexpr bool flip = (((j % 2) != 0) != (j >= kA)) != kNegated<rest>;
+      const M above = L::gt(o, e), below = L::lt(o, minus_e);
+      const M pos = flip ? below : above, neg = flip ? above : below;
+      const M exact_zero = structural ? shared_hyperplane<L, rest>(q) : none;
+      any_pos = L::either(any_pos, pos), any_neg = L::either(any_neg, neg);
+      all_pos = L::both(all_pos, L::either(pos, exact_zero)), all_neg = L::both(all_neg, L::either(neg, exact_zero));
+      if constexpr (j < kA) {
+        const V a = L::abs(o);
+        const V lo = L::select(exact_zero, zero, L::sub(a, e)), hi = L::select(exact_zero, zero, L::add(a, e));
+        den_lo = L::add(den_lo, lo), den_hi = L::add(den_hi, hi);
+        if constexpr (kP[j].time == 1) num_lo = L::add(num_lo, L::max(lo, zero)), num_hi = L::add(num_hi, hi);
+      }
+    });
+    piece_hit = L::either(L::both(all_pos, any_pos), L::both(all_neg, any_neg));
+    piece_miss = L::both(any_pos, any_neg);
+    const V below_one = L::set(1 - kRatioMargin), above_one = L::set(1 + kRatioMargin);
+    const V underflow = L::set(kRatioUnderflow);
+    lo_t = L::max(zero, L::sub(L::mul(L::div(num_lo, den_hi), below_one), underflow));
+    lo_t = L::select(L::either(any_pos, any_neg), lo_t, zero);
+    // Only meaningful where `hit` (then every lo > 0).
+    hi_t = L::min(L::set(1), L::add(L::mul(L::div(num_hi, den_lo), above_one), underflow));
+  };
+  decide(std::false_type{}, hit, miss, t_lo, t_hi);
+  // Exact zeros on the undecided lanes only: a certified c_j is never one.
+  const M undecided = L::but_not(L::but_not(every, hit), miss);
+  if (L::any(undecided)) {
+    M zero_hit, zero_miss;
+    V zero_lo, zero_hi;
+    decide(std::true_type{}, zero_hit, zero_miss, zero_lo, zero_hi);
+    const M now_hit = L::both(undecided, zero_hit);
+    hit = L::either(hit, now_hit);
+    t_lo = L::select(now_hit, zero_lo, t_lo);
+    t_hi = L::select(now_hit, zero_hi, t_hi);
+  }
 }
 
 /// The earliest time at which points kP[0..kA) can meet the rest: the later of

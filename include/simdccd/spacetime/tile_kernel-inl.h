@@ -16,7 +16,10 @@
 // - every c_j certified of one sign: the simplices cross transversally in one
 //   point, a hit, at time t* = sum_{i in A, t_i = 1} c_i / sum_{i in A} c_i
 //   (the time coordinate of sum alpha_i X_i; all terms of one sign, no
-//   cancellation);
+//   cancellation); the same where the others are exactly zero because their
+//   five points share a hyperplane x_a = c(t) (piece_kernel-inl.h's
+//   shared_hyperplane: a contact on an edge or face, in meshes with exactly
+//   shared coordinates);
 // - two c_j certified of opposite signs: the rank is 5 (some c_j != 0), the
 //   only solutions are multiples of c, none non-negative: a miss;
 // - anything else (a sign within its error bound: touching, lower-dimensional
