@@ -55,7 +55,6 @@
 #include <array>
 #include <cstddef>
 #include <limits>
-#include <type_traits>
 
 #include "simdccd/simd/error_bounds.hpp"
 #include "simdccd/simd/lanes.hpp"
@@ -131,68 +130,81 @@ typename L::M shared_hyperplane(const Q& q) {
   return any;
 }
 
-/// Decides one piece: A = kP[0..kA), B = the rest, each orientation with the
-/// error bound kOrientError * permanent + kTiny. `hit` and `miss` are
-/// certified; where `hit`, t* of the piece is in [t_lo, t_hi]; elsewhere
-/// every contact of the piece is at t >= t_lo. (Where some c_j is certified,
-/// the rank is full and a contact is the one solution c, all c_j of that
-/// sign: |c_j| in [max(a_j - e_j, 0), a_j + e_j] for each j, certified or
-/// not. Where none is, t_lo = 0.)
-template <class L, int kA, auto kP, class Q>
-void decide_piece(const Q& q, typename L::M& hit, typename L::M& miss, typename L::V& t_lo, typename L::V& t_hi) {
+/// The cofactor signs of one piece (decide_piece), with kZeros also the
+/// exact zeros of shared_hyperplane: such a c_j neither breaks a hit (the
+/// unique solution c is still >= 0, some c_j certified) nor counts in t*'s
+/// sums.
+template <class L, int kA, auto kP, bool kZeros, class Q>
+void cofactor_signs(const Q& q, typename L::M& hit, typename L::M& miss, typename L::V& t_lo, typename L::V& t_hi) {
   using V = typename L::V;
   using M = typename L::M;
   constexpr int kN = Q::kAxes + 3;
   static_assert(static_cast<int>(kP.size()) == kN);
   const V zero = L::set(0), error = L::set(kOrientError[Q::kAxes]), tiny = L::set(simd::kTiny);
   const M none = L::lt(L::set(1), zero), every = L::le(zero, L::set(1));
-  // With `structural`, a c_j whose points lie in a shared hyperplane is an
-  // exact zero: it neither breaks a hit (the unique solution c is still >= 0,
-  // some c_j certified) nor counts in t*'s sums.
-  const auto decide = [&](auto structural, M& piece_hit, M& piece_miss, V& lo_t, V& hi_t) {
-    M any_pos = none, any_neg = none, all_pos = every, all_neg = every;
-    V num_lo = zero, num_hi = zero, den_lo = zero, den_hi = zero;
-    unrolled<kN>([&](auto j) {
-      constexpr auto rest = without(kP, j);
-      V o, perm;
-      orient<L, rest>(q, o, perm);
-      const V e = L::add(L::mul(error, perm), tiny);
-      const V minus_e = L::sub(zero, e);
-      // c_j = -O_j for odd j in A and even j in B; o = -O_j where kNegated.
-      constexpr bool flip = (((j % 2) != 0) != (j >= kA)) != kNegated<rest>;
-      const M above = L::gt(o, e), below = L::lt(o, minus_e);
-      const M pos = flip ? below : above, neg = flip ? above : below;
-      const M exact_zero = structural ? shared_hyperplane<L, rest>(q) : none;
-      any_pos = L::either(any_pos, pos), any_neg = L::either(any_neg, neg);
+  M any_pos = none, any_neg = none, all_pos = every, all_neg = every;
+  V num_lo = zero, num_hi = zero, den_lo = zero, den_hi = zero;
+  unrolled<kN>([&](auto j) {
+    constexpr auto rest = without(kP, j);
+    V o, perm;
+    orient<L, rest>(q, o, perm);
+    const V e = L::add(L::mul(error, perm), tiny);
+    const V minus_e = L::sub(zero, e);
+    // c_j = -O_j for odd j in A and even j in B; o = -O_j where kNegated.
+    constexpr bool flip = (((j % 2) != 0) != (j >= kA)) != kNegated<rest>;
+    const M above = L::gt(o, e), below = L::lt(o, minus_e);
+    const M pos = flip ? below : above, neg = flip ? above : below;
+    any_pos = L::either(any_pos, pos), any_neg = L::either(any_neg, neg);
+    V lo = L::sub(L::abs(o), e), hi = L::add(L::abs(o), e);
+    if constexpr (kZeros) {
+      const M exact_zero = shared_hyperplane<L, rest>(q);
       all_pos = L::both(all_pos, L::either(pos, exact_zero)), all_neg = L::both(all_neg, L::either(neg, exact_zero));
-      if constexpr (j < kA) {
-        const V a = L::abs(o);
-        const V lo = L::select(exact_zero, zero, L::sub(a, e)), hi = L::select(exact_zero, zero, L::add(a, e));
-        den_lo = L::add(den_lo, lo), den_hi = L::add(den_hi, hi);
-        if constexpr (kP[j].time == 1) num_lo = L::add(num_lo, L::max(lo, zero)), num_hi = L::add(num_hi, hi);
-      }
-    });
-    piece_hit = L::either(L::both(all_pos, any_pos), L::both(all_neg, any_neg));
-    piece_miss = L::both(any_pos, any_neg);
-    const V below_one = L::set(1 - kRatioMargin), above_one = L::set(1 + kRatioMargin);
-    const V underflow = L::set(kRatioUnderflow);
-    lo_t = L::max(zero, L::sub(L::mul(L::div(num_lo, den_hi), below_one), underflow));
-    lo_t = L::select(L::either(any_pos, any_neg), lo_t, zero);
-    // Only meaningful where `hit` (then every lo > 0).
-    hi_t = L::min(L::set(1), L::add(L::mul(L::div(num_hi, den_lo), above_one), underflow));
-  };
-  decide(std::false_type{}, hit, miss, t_lo, t_hi);
+      lo = L::select(exact_zero, zero, lo), hi = L::select(exact_zero, zero, hi);
+    } else {
+      all_pos = L::both(all_pos, pos), all_neg = L::both(all_neg, neg);
+    }
+    if constexpr (j < kA) {
+      den_lo = L::add(den_lo, lo), den_hi = L::add(den_hi, hi);
+      if constexpr (kP[j].time == 1) num_lo = L::add(num_lo, L::max(lo, zero)), num_hi = L::add(num_hi, hi);
+    }
+  });
+  hit = L::either(L::both(all_pos, any_pos), L::both(all_neg, any_neg));
+  miss = L::both(any_pos, any_neg);
+  const V below_one = L::set(1 - kRatioMargin), above_one = L::set(1 + kRatioMargin);
+  const V underflow = L::set(kRatioUnderflow);
+  t_lo = L::max(zero, L::sub(L::mul(L::div(num_lo, den_hi), below_one), underflow));
+  t_lo = L::select(L::either(any_pos, any_neg), t_lo, zero);
+  // Only meaningful where `hit` (then every lo > 0).
+  t_hi = L::min(L::set(1), L::add(L::mul(L::div(num_hi, den_lo), above_one), underflow));
+}
+
+/// The lanes of `undecided` that exact zeros make hits, with their t*
+/// bounds. Not inlined: it is cold (meshes with shared coordinates).
+template <class L, int kA, auto kP, class Q>
+__attribute__((noinline)) void exact_zero_hits(const Q& q, typename L::M undecided, typename L::M& hit,
+                                               typename L::V& t_lo, typename L::V& t_hi) {
+  typename L::M zero_hit, zero_miss;
+  typename L::V zero_lo, zero_hi;
+  cofactor_signs<L, kA, kP, true>(q, zero_hit, zero_miss, zero_lo, zero_hi);
+  const typename L::M now_hit = L::both(undecided, zero_hit);
+  hit = L::either(hit, now_hit);
+  t_lo = L::select(now_hit, zero_lo, t_lo);
+  t_hi = L::select(now_hit, zero_hi, t_hi);
+}
+
+/// Decides one piece: A = kP[0..kA), B = the rest, each orientation with the
+/// error bound kOrientError * permanent + kTiny. `hit` and `miss` are
+/// certified; where `hit`, t* of the piece is in [t_lo, t_hi]; elsewhere
+/// every contact of the piece is at t >= t_lo. (Where some c_j is certified,
+/// the rank is full and a contact is the one solution c, all c_j of that
+/// sign or exactly zero: |c_j| in [max(a_j - e_j, 0), a_j + e_j] for each j,
+/// certified or not. Where none is, t_lo = 0.)
+template <class L, int kA, auto kP, class Q>
+void decide_piece(const Q& q, typename L::M& hit, typename L::M& miss, typename L::V& t_lo, typename L::V& t_hi) {
+  cofactor_signs<L, kA, kP, false>(q, hit, miss, t_lo, t_hi);
   // Exact zeros on the undecided lanes only: a certified c_j is never one.
-  const M undecided = L::but_not(L::but_not(every, hit), miss);
-  if (L::any(undecided)) {
-    M zero_hit, zero_miss;
-    V zero_lo, zero_hi;
-    decide(std::true_type{}, zero_hit, zero_miss, zero_lo, zero_hi);
-    const M now_hit = L::both(undecided, zero_hit);
-    hit = L::either(hit, now_hit);
-    t_lo = L::select(now_hit, zero_lo, t_lo);
-    t_hi = L::select(now_hit, zero_hi, t_hi);
-  }
+  const typename L::M undecided = L::but_not(L::but_not(L::le(L::set(0), L::set(1)), hit), miss);
+  if (L::any(undecided)) exact_zero_hits<L, kA, kP>(q, undecided, hit, t_lo, t_hi);
 }
 
 /// The earliest time at which points kP[0..kA) can meet the rest: the later of
