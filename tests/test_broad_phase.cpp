@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdlib>
 #include <random>
@@ -10,6 +11,7 @@
 #include <string>
 #include <utility>
 
+#include "broad/lo_order.hpp"
 #include "hwy/targets.h"
 #include "scenes.hpp"
 #include "simdccd/broad_phase.hpp"
@@ -93,6 +95,25 @@ Candidates translated_truth(const Mesh& m, const MeshBoxes& world, const MeshBox
     return body[m.edges[p[0]][0]] == body[m.edges[p[1]][0]] && !overlap(still.edges, p[0], still.edges, p[1]);
   });
   return want;
+}
+
+TEST_CASE("broad.the sweep order is (lo, index), with ties, signed zeros and infinities") {
+  // Values drawn from a small set so that most keys tie; -0 and +0 are equal
+  // lows (ties by index), subnormals and the extremes order like doubles.
+  const double values[] = {-INFINITY, -DBL_MAX, -1.5, -1, -0x1p-1074, -0.0, 0.0, 0x1p-1074,
+                           0x1p-1022, 0.25, 1, 1.5, 0x1p60, DBL_MAX, INFINITY};
+  std::mt19937_64 rng(7);
+  for (const std::size_t n : {0, 1, 2, 3, 17, 1000, 70000}) {
+    std::vector<double> lo(n);
+    for (double& x : lo) x = values[rng() % std::size(values)];
+    LargeVector<std::int32_t> order;
+    broad::lo_order(order, n, lo.data());
+    std::vector<std::int32_t> expected(n);
+    for (std::size_t i = 0; i < n; ++i) expected[i] = std::int32_t(i);
+    std::sort(expected.begin(), expected.end(),
+              [&](std::int32_t a, std::int32_t b) { return lo[a] < lo[b] || (lo[a] == lo[b] && a < b); });
+    CHECK(std::equal(order.begin(), order.end(), expected.begin(), expected.end()));
+  }
 }
 
 TEST_CASE("broad.swept boxes hold both ends of every vertex, widened by the margin") {

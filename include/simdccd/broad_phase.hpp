@@ -120,8 +120,13 @@ class SortAndSweep {
   /// Sorted boxes of one element set (internal layout, public for the sweep).
   struct Sorted {
     LargeVector<std::int32_t> order;  ///< element indices by (lo on the axis, index)
-    std::array<LargeVector<double>, 3> lo, hi;  ///< in sweep order; [0] is the sweep axis
-    LargeVector<std::array<std::int32_t, 3>> vertices;  ///< of each element, in sweep order (-1: none)
+    /// An element's box, vertices and index, in one cache line.
+    struct alignas(64) Element {
+      double lo[3], hi[3];  ///< its box; [0] is the sweep axis
+      std::array<std::int32_t, 3> vertices;  ///< (-1: none)
+      std::int32_t index;  ///< in its set (the order's entry)
+    };
+    LargeVector<Element> elements;  ///< in sweep order
     /// An element's body (-1: its vertices are in different bodies, no frame
     /// test) and its box in the body's frame (axes 0..2, floats rounded
     /// outwards).
@@ -134,14 +139,23 @@ class SortAndSweep {
     /// every cell its box meets), every list in sweep order: cell c holds
     /// entries [cell_start[c], cell_start[c + 1]).
     LargeVector<std::int32_t> cell_start;
-    LargeVector<std::int32_t> entry;  ///< the sweep position of each entry's element
+    /// An entry as the sweep's hit loop reads it: its element's box (less
+    /// lo[0]), vertices and index copied into the cell's list, so that the
+    /// hits of a scan are read in order, one cache line each, not scattered
+    /// over the set.
+    struct alignas(64) Entry {
+      double hi0, lo1, hi1, lo2, hi2;
+      std::array<std::int32_t, 3> vertices;
+      std::int32_t index;
+      /// Bit k set when the entry's cell is the element's lowest on off axis
+      /// k: a pair is taken in the cell where, on both axes, one of the two is.
+      std::uint8_t home;
+    };
+    LargeVector<Entry> entries;
     LargeVector<double> entry_lo;     ///< its lo on the sweep axis (binary searches)
     std::array<LargeVector<float>, 4> off_axes;  ///< its lo[1], hi[1], lo[2], hi[2] rounded outwards, padded
     LargeVector<std::int32_t> entry_body;  ///< its Frame: body and lo[0], hi[0], ..., hi[2], padded (with frames)
     std::array<LargeVector<float>, 6> entry_frame;
-    /// Bit k set when the entry's cell is the element's lowest on off axis k:
-    /// a pair is taken in the cell where, on both axes, one of the two is.
-    LargeVector<std::uint8_t> home;
   };
 
  private:

@@ -4,9 +4,10 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
-#include <tbb/parallel_sort.h>
+#include <tbb/parallel_invoke.h>
 #include <tbb/task_arena.h>
 
+#include "broad/lo_order.hpp"
 #include "broad/off_axis_grid.hpp"
 #include "broad/off_axis_scan.hpp"
 #include "simdccd/broad_phase.hpp"
@@ -36,12 +37,6 @@ struct ByLo {
   }
 };
 
-void full_sort(LargeVector<std::int32_t>& order, std::size_t n, const double* lo) {
-  order.resize(n);
-  std::iota(order.begin(), order.end(), 0);
-  tbb::parallel_sort(order.begin(), order.end(), ByLo{lo});
-}
-
 // Few moves when the previous frame's order is nearly right.
 void insertion_sort(LargeVector<std::int32_t>& order, const double* lo) {
   const ByLo less{lo};
@@ -64,7 +59,7 @@ void gather_frames(Sorted& s, const BodyFrames& frames) {
   }
   s.frames.resize(n);
   for_each_block(n, [&](std::size_t i) {
-    const std::array<std::int32_t, 3>& v = s.vertices[i];
+    const std::array<std::int32_t, 3>& v = s.elements[i].vertices;
     Sorted::Frame& f = s.frames[i];
     f.body = frames.body[v[0]];
     for (int c = 1; c < 3 && v[c] >= 0; ++c) {
@@ -86,16 +81,17 @@ void gather_frames(Sorted& s, const BodyFrames& frames) {
 template <class VerticesOf>
 void gather(Sorted& s, const Boxes& boxes, int axis, const VerticesOf& vertices_of) {
   const std::size_t n = s.order.size();
-  for (int k = 0; k < 3; ++k) s.lo[k].resize(n), s.hi[k].resize(n);
-  s.vertices.resize(n);
+  s.elements.resize(n);
   for_each_block(n, [&](std::size_t i) {
     const std::int32_t e = s.order[i];
+    Sorted::Element& out = s.elements[i];
     for (int k = 0; k < 3; ++k) {
       const int a = (axis + k) % 3;
-      s.lo[k][i] = boxes.lo[a][e];
-      s.hi[k][i] = boxes.hi[a][e];
+      out.lo[k] = boxes.lo[a][e];
+      out.hi[k] = boxes.hi[a][e];
     }
-    s.vertices[i] = vertices_of(e);
+    out.vertices = vertices_of(e);
+    out.index = e;
   });
 }
 
@@ -106,7 +102,8 @@ struct CellSpan {
 };
 
 CellSpan cell_span(const broad::OffAxisGrid& g, const Sorted& s, std::size_t i) {
-  return {g.column(0, s.lo[1][i]), g.column(0, s.hi[1][i]), g.column(1, s.lo[2][i]), g.column(1, s.hi[2][i])};
+  const Sorted::Element& e = s.elements[i];
+  return {g.column(0, e.lo[1]), g.column(0, e.hi[1]), g.column(1, e.lo[2]), g.column(1, e.hi[2])};
 }
 
 // The mean number of later boxes of `s` a box overlaps on the sweep axis,
@@ -114,9 +111,10 @@ CellSpan cell_span(const broad::OffAxisGrid& g, const Sorted& s, std::size_t i) 
 double sweep_window(const Sorted& s) {
   const std::size_t n = s.order.size(), stride = std::max<std::size_t>(1, n / 4096);
   if (n == 0) return 0;
-  const double* lo = s.lo[0].data();
+  const Sorted::Element* e = s.elements.data();
+  const auto below = [](double hi, const Sorted::Element& x) { return hi < x.lo[0]; };
   double sum = 0;
-  for (std::size_t i = 0; i < n; i += stride) sum += double(std::upper_bound(lo + i + 1, lo + n, s.hi[0][i]) - (lo + i + 1));
+  for (std::size_t i = 0; i < n; i += stride) sum += double(std::upper_bound(e + i + 1, e + n, e[i].hi[0], below) - (e + i + 1));
   return sum / double((n + stride - 1) / stride);
 }
 
@@ -138,7 +136,8 @@ broad::OffAxisGrid choose_grid(const std::array<const Sorted*, 3>& sets, SweepGr
   for (const Sorted* s : sets) {
     elements += s->order.size();
     for (std::size_t i = 0; i < s->order.size(); ++i) {
-      const double l1 = s->lo[1][i], h1 = s->hi[1][i], l2 = s->lo[2][i], h2 = s->hi[2][i];
+      const Sorted::Element& e = s->elements[i];
+      const double l1 = e.lo[1], h1 = e.hi[1], l2 = e.lo[2], h2 = e.hi[2];
       if (!std::isfinite(l1) || !std::isfinite(h1) || !std::isfinite(l2) || !std::isfinite(h2)) continue;
       ++finite;
       lo[0] = std::min(lo[0], l1), hi[0] = std::max(hi[0], h1), width[0] += h1 - l1;
@@ -195,15 +194,15 @@ void list_cells(Sorted& s, const broad::OffAxisGrid& g) {
   std::partial_sum(next.begin(), next.end(), next.begin());
   s.cell_start = next;
   const std::size_t entries = std::size_t(next[cells]);
-  s.entry.resize(entries);
-  s.home.resize(entries);
+  LargeVector<std::int32_t> element(entries);  // the sweep position of each entry's element
+  s.entries.resize(entries);
   for (std::size_t i = 0; i < n; ++i) {  // in sweep order: every list stays sorted
     const CellSpan& c = span[i];
     for (int a = c.lo1; a <= c.hi1; ++a) {
       for (int b = c.lo2; b <= c.hi2; ++b) {
         const auto at = std::size_t(next[std::size_t(a) * g.cells[1] + b]++);
-        s.entry[at] = static_cast<std::int32_t>(i);
-        s.home[at] = static_cast<std::uint8_t>((a == c.lo1) | (b == c.lo2) << 1);
+        element[at] = static_cast<std::int32_t>(i);
+        s.entries[at].home = static_cast<std::uint8_t>((a == c.lo1) | (b == c.lo2) << 1);
       }
     }
   }
@@ -218,11 +217,16 @@ void list_cells(Sorted& s, const broad::OffAxisGrid& g) {
   padded(s.entry_body, frames ? entries : 0, -1);
   for (auto& f : s.entry_frame) padded(f, frames ? entries : 0, 0.0f);
   for_each_block(entries, [&](std::size_t e) {
-    const auto i = static_cast<std::size_t>(s.entry[e]);
-    s.entry_lo[e] = s.lo[0][i];
+    const auto i = static_cast<std::size_t>(element[e]);
+    const Sorted::Element& x = s.elements[i];
+    Sorted::Entry& out = s.entries[e];
+    out.hi0 = x.hi[0], out.lo1 = x.lo[1], out.hi1 = x.hi[1], out.lo2 = x.lo[2], out.hi2 = x.hi[2];
+    out.vertices = x.vertices;
+    out.index = x.index;
+    s.entry_lo[e] = x.lo[0];
     for (int k = 0; k < 2; ++k) {
-      s.off_axes[2 * k][e] = broad::float_below(s.lo[k + 1][i]);
-      s.off_axes[2 * k + 1][e] = broad::float_above(s.hi[k + 1][i]);
+      s.off_axes[2 * k][e] = broad::float_below(x.lo[k + 1]);
+      s.off_axes[2 * k + 1][e] = broad::float_above(x.hi[k + 1]);
     }
     if (!frames) return;
     const Sorted::Frame& f = s.frames[i];
@@ -231,33 +235,42 @@ void list_cells(Sorted& s, const broad::OffAxisGrid& g) {
   });
 }
 
+// Branch-free (a quarter of rod-twist's overlapping edge pairs share one):
+// the -1 of a missing vertex must not match another's.
 bool shares_vertex(const std::array<std::int32_t, 3>& a, const std::array<std::int32_t, 3>& b) {
-  for (const std::int32_t x : a) {
-    if (x >= 0 && (x == b[0] || x == b[1] || x == b[2])) return true;
-  }
-  return false;
+  bool shared = false;
+  for (const std::int32_t x : a) shared |= (x >= 0) & ((x == b[0]) | (x == b[1]) | (x == b[2]));
+  return shared;
 }
 
-// Collects pairs and hands them on in batches.
+// Collects pairs and hands them on in batches of `batch` (the last one
+// shorter). `reserve(n)` makes room for n pairs written at `next()` and kept
+// by `keep(bool)`: no branch a pair.
 class Emitter {
  public:
   Emitter(QueryType type, std::size_t batch, const CandidateSink& sink)
-      : type_(type), batch_(std::max<std::size_t>(1, batch)), sink_(sink) {
-    buffer_.reserve(batch_);
+      : type_(type), batch_(std::max<std::size_t>(1, batch)), sink_(sink) {}
+  ~Emitter() {
+    flush_full();
+    if (size_ > begin_) sink_(type_, {buffer_.data() + begin_, size_ - begin_});
   }
-  ~Emitter() { flush(); }
-  void operator()(std::int32_t a, std::int32_t b) {
-    buffer_.push_back({a, b});
-    if (buffer_.size() == batch_) flush();
+  void reserve(std::size_t n) {
+    flush_full();
+    if (begin_ > 0) {  // the partial batch to the front
+      std::copy(buffer_.begin() + std::ptrdiff_t(begin_), buffer_.begin() + std::ptrdiff_t(size_), buffer_.begin());
+      size_ -= begin_, begin_ = 0;
+    }
+    if (buffer_.size() < size_ + n) buffer_.resize(std::max(size_ + n, batch_));
   }
+  CandidatePair& next() { return buffer_[size_]; }
+  void keep(bool k) { size_ += k; }
 
  private:
-  void flush() {
-    if (!buffer_.empty()) sink_(type_, buffer_);
-    buffer_.clear();
+  void flush_full() {
+    for (; size_ - begin_ >= batch_; begin_ += batch_) sink_(type_, {buffer_.data() + begin_, batch_});
   }
   QueryType type_;
-  std::size_t batch_;
+  std::size_t batch_, begin_ = 0, size_ = 0;  ///< pairs [begin_, size_) not handed on
   const CandidateSink& sink_;
   std::vector<CandidatePair> buffer_;
 };
@@ -286,9 +299,10 @@ int sweep_axis(const Boxes& v) {
 
 void SortAndSweep::sort(const Mesh& mesh, const MeshBoxes& boxes) {
   axis_ = sweep_axis(boxes.vertices);
-  full_sort(vertices_.order, boxes.vertices.size(), boxes.vertices.lo[axis_].data());
-  full_sort(edges_.order, boxes.edges.size(), boxes.edges.lo[axis_].data());
-  full_sort(faces_.order, boxes.faces.size(), boxes.faces.lo[axis_].data());
+  tbb::parallel_invoke(
+      [&] { broad::lo_order(vertices_.order, boxes.vertices.size(), boxes.vertices.lo[axis_].data()); },
+      [&] { broad::lo_order(edges_.order, boxes.edges.size(), boxes.edges.lo[axis_].data()); },
+      [&] { broad::lo_order(faces_.order, boxes.faces.size(), boxes.faces.lo[axis_].data()); });
   finish(mesh, boxes);
 }
 
@@ -323,9 +337,9 @@ void SortAndSweep::finish(const Mesh& mesh, const MeshBoxes& boxes) {
       chunks_.push_back({part, b, std::min(n, b + kChunkSize)});
     }
   };
-  split(Part::faces_over_vertices, faces_.entry.size());
-  split(Part::vertices_over_faces, vertices_.entry.size());
-  split(Part::edges, edges_.entry.size());
+  split(Part::faces_over_vertices, faces_.entries.size());
+  split(Part::vertices_over_faces, vertices_.entries.size());
+  split(Part::edges, edges_.entries.size());
 }
 
 void SortAndSweep::sweep(std::size_t c, std::size_t batch, const CandidateSink& sink) const {
@@ -352,8 +366,8 @@ void SortAndSweep::sweep(std::size_t c, std::size_t batch, const CandidateSink& 
                      p.cell_start.begin() - 1;
   std::size_t end = 0, lower = 0;
   for (std::size_t i = chunk.begin; i < chunk.end; ++i) {
-    const auto pi = std::size_t(p.entry[i]);
-    const double lo = p.entry_lo[i], hi = p.hi[0][pi];
+    const Sorted::Entry& primary = p.entries[i];
+    const double lo = p.entry_lo[i], hi = primary.hi0;
     if (i == chunk.begin || i >= std::size_t(p.cell_start[cell + 1])) {
       while (i >= std::size_t(p.cell_start[cell + 1])) ++cell;
       end = std::size_t(s.cell_start[cell + 1]);
@@ -384,22 +398,24 @@ void SortAndSweep::sweep(std::size_t c, std::size_t batch, const CandidateSink& 
     }
     const std::size_t n = broad::off_axis_overlaps(off, first, last, probe, hits.data());
     // The primary's values in locals: the emitter's stores could alias them.
-    const std::uint8_t home = p.home[i];
-    const double lo1 = p.lo[1][pi], hi1 = p.hi[1][pi], lo2 = p.lo[2][pi], hi2 = p.hi[2][pi];
-    const std::array<std::int32_t, 3> vertices = p.vertices[pi];
-    const std::int32_t element = p.order[pi];
+    const std::uint8_t home = primary.home;
+    const double lo1 = primary.lo1, hi1 = primary.hi1, lo2 = primary.lo2, hi2 = primary.hi2;
+    const std::array<std::int32_t, 3> vertices = primary.vertices;
+    const std::int32_t element = primary.index;
+    // Past the cell test, without branches: whether a pair is kept is hard to predict.
+    emit.reserve(n);
     for (std::size_t h = 0; h < n; ++h) {
-      const auto e = static_cast<std::size_t>(hits[h]);
-      if ((home | s.home[e]) != 3) continue;  // taken in another cell
-      const auto j = static_cast<std::size_t>(s.entry[e]);
-      const bool overlap = lo1 <= s.hi[1][j] && s.lo[1][j] <= hi1 && lo2 <= s.hi[2][j] && s.lo[2][j] <= hi2;  // exact
-      if (!overlap || shares_vertex(vertices, s.vertices[j])) continue;
-      const std::int32_t other = s.order[j];
+      const Sorted::Entry& x = s.entries[std::size_t(hits[h])];
+      if ((home | x.home) != 3) continue;  // taken in another cell
+      const bool overlap = (lo1 <= x.hi1) & (x.lo1 <= hi1) & (lo2 <= x.hi2) & (x.lo2 <= hi2);  // exact
+      const std::int32_t other = x.index;
+      CandidatePair& pair = emit.next();
       switch (chunk.part) {
-        case Part::faces_over_vertices: emit(other, element); break;
-        case Part::vertices_over_faces: emit(element, other); break;
-        case Part::edges: emit(std::min(element, other), std::max(element, other));
+        case Part::faces_over_vertices: pair = {other, element}; break;
+        case Part::vertices_over_faces: pair = {element, other}; break;
+        case Part::edges: pair = {std::min(element, other), std::max(element, other)};
       }
+      emit.keep(overlap & !shares_vertex(vertices, x.vertices));
     }
   }
 }

@@ -1,0 +1,18 @@
+// The sweep's order of a box set: indices by (lo on the sweep axis, index).
+// Internal to the library.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "simdccd/large_vector.hpp"
+
+namespace simdccd::broad {
+
+/// `order` becomes 0..n-1 sorted by (lo[i], i), -0 equal to +0: a stable
+/// radix sort of keys that order like the doubles, so the order is the
+/// comparison sort's, in O(n) and without an indirect load per comparison.
+/// Precondition: no lo[i] is NaN (swept boxes are finite or infinite).
+void lo_order(LargeVector<std::int32_t>& order, std::size_t n, const double* lo);
+
+}  // namespace simdccd::broad
