@@ -14,21 +14,24 @@ namespace simdccd::broad::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 std::size_t OffAxisOverlaps(const OffAxes& b, std::size_t begin, std::size_t end, const Probe& q,
-                            std::int32_t* out) {
+                            std::int32_t* out, bool& past) {
   const hn::ScalableTag<float> d;
   const hn::RebindToSigned<decltype(d)> di;
   const std::size_t lanes = hn::Lanes(d);
+  const auto vhi0 = hn::Set(d, q.hi0);
   const auto vlo1 = hn::Set(d, q.lo1), vhi1 = hn::Set(d, q.hi1);
   const auto vlo2 = hn::Set(d, q.lo2), vhi2 = hn::Set(d, q.hi2);
   const bool frames = b.body != nullptr && q.body >= 0;
   const auto body = hn::Set(di, q.body);
   // The arrays in locals: the stores to `out` could alias the struct.
-  const float *const lo1 = b.lo1, *const hi1 = b.hi1, *const lo2 = b.lo2, *const hi2 = b.hi2;
+  const float *const lo0 = b.lo0, *const lo1 = b.lo1, *const hi1 = b.hi1, *const lo2 = b.lo2, *const hi2 = b.hi2;
   // Iota once: Highway builds it through memory (a store-forwarding stall a call).
   const auto iota = hn::Iota(di, 0);
   std::size_t count = 0;
+  past = false;
   for (std::size_t j = begin; j < end; j += lanes) {
-    auto m = hn::And(hn::Le(hn::LoadU(d, lo1 + j), vhi1), hn::Le(vlo1, hn::LoadU(d, hi1 + j)));
+    const auto within = hn::Le(hn::LoadU(d, lo0 + j), vhi0);  // false from some lane on
+    auto m = hn::And(within, hn::And(hn::Le(hn::LoadU(d, lo1 + j), vhi1), hn::Le(vlo1, hn::LoadU(d, hi1 + j))));
     m = hn::And(m, hn::And(hn::Le(hn::LoadU(d, lo2 + j), vhi2), hn::Le(vlo2, hn::LoadU(d, hi2 + j))));
     if (end - j < lanes) m = hn::And(m, hn::FirstN(d, end - j));
     if (frames) {
@@ -48,6 +51,10 @@ std::size_t OffAxisOverlaps(const OffAxes& b, std::size_t begin, std::size_t end
     const auto index = hn::Add(iota, hn::Set(di, static_cast<std::int32_t>(j)));
     hn::StoreU(hn::Compress(index, mi), di, out + count);
     count += hn::CountTrue(di, mi);
+    if (!hn::AllTrue(d, within)) {  // the later boxes start past hi0
+      past = true;
+      break;
+    }
   }
   return count;
 }
@@ -61,8 +68,8 @@ namespace simdccd::broad {
 HWY_EXPORT(OffAxisOverlaps);
 
 std::size_t off_axis_overlaps(const OffAxes& boxes, std::size_t begin, std::size_t end, const Probe& probe,
-                              std::int32_t* out) {
-  return HWY_DYNAMIC_DISPATCH(OffAxisOverlaps)(boxes, begin, end, probe, out);
+                              std::int32_t* out, bool& past) {
+  return HWY_DYNAMIC_DISPATCH(OffAxisOverlaps)(boxes, begin, end, probe, out, past);
 }
 
 }  // namespace simdccd::broad

@@ -153,7 +153,9 @@ class SortAndSweep {
     };
     LargeVector<Entry> entries;
     LargeVector<double> entry_lo;     ///< its lo on the sweep axis (binary searches)
-    std::array<LargeVector<float>, 4> off_axes;  ///< its lo[1], hi[1], lo[2], hi[2] rounded outwards, padded
+    /// Its box for the scan: lo[0], lo[1], hi[1], lo[2], hi[2] in floats
+    /// rounded outwards, padded.
+    std::array<LargeVector<float>, 5> scan_box;
     LargeVector<std::int32_t> entry_body;  ///< its Frame: body and lo[0], hi[0], ..., hi[2], padded (with frames)
     std::array<LargeVector<float>, 6> entry_frame;
   };

@@ -15,20 +15,22 @@ namespace simdccd::broad {
 /// of the widest target, 2048-bit SVE) and output slots past the last it writes.
 inline constexpr std::size_t kScanSlack = 64;
 
-/// Boxes in sweep order, the two off axes, in floats rounded outwards (half
-/// the memory traffic of doubles, twice the lanes): box j is
-/// [lo1[j], hi1[j]] x [lo2[j], hi2[j]]. Optionally (body null: none) each
+/// Boxes in sweep order, in floats rounded outwards (half the memory traffic
+/// of doubles, twice the lanes): box j starts at lo0[j] on the sweep axis
+/// (ascending in j) and is [lo1[j], hi1[j]] x [lo2[j], hi2[j]] on the two
+/// off axes. Optionally (body null: none) each
 /// box's body and its box in that body's frame on the three axes, [frame[0][j],
 /// frame[1][j]] x [frame[2][j], frame[3][j]] x [frame[4][j], frame[5][j]].
 struct OffAxes {
-  const float *lo1, *hi1, *lo2, *hi2;
+  const float *lo0, *lo1, *hi1, *lo2, *hi2;
   const std::int32_t* body = nullptr;
   const float* frame[6] = {};
 };
 
-/// The box the scan looks for, in the same layout (body < 0: no frame test).
+/// The box the scan looks for, in the same layout (its end hi0 on the sweep
+/// axis; body < 0: no frame test).
 struct Probe {
-  float lo1, hi1, lo2, hi2;
+  float hi0, lo1, hi1, lo2, hi2;
   std::int32_t body = -1;
   float frame[6] = {};
 };
@@ -56,14 +58,17 @@ inline float float_above(double x) {
   return f < x ? float_step(f, false) : f;
 }
 
-/// Writes, in increasing order, each j in [begin, end) whose closed box
-/// overlaps the probe's [lo1, hi1] x [lo2, hi2] and, when both have a body
-/// and it is the same, whose frame box overlaps the probe's; returns their
-/// count. Every overlap of the exact boxes is found (the floats enclose
+/// Writes, in increasing order, each j in [begin, end) with lo0[j] <= hi0
+/// whose closed box overlaps the probe's [lo1, hi1] x [lo2, hi2] and, when
+/// both have a body and it is the same, whose frame box overlaps the
+/// probe's; returns their count. It stops after the first vector that
+/// reaches past hi0, so the caller need not search for the end of the
+/// window. Every overlap of the exact boxes is found (the floats enclose
 /// them); a few more may be, which the caller rechecks in doubles. The same
 /// on every target. `out` needs end - begin + kScanSlack entries and the
-/// arrays kScanSlack readable entries past `end`.
+/// arrays kScanSlack readable entries past `end`. `past` tells whether the
+/// scan stopped at a box past hi0 (else at `end`).
 std::size_t off_axis_overlaps(const OffAxes& boxes, std::size_t begin, std::size_t end, const Probe& probe,
-                              std::int32_t* out);
+                              std::int32_t* out, bool& past);
 
 }  // namespace simdccd::broad

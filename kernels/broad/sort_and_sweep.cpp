@@ -212,7 +212,7 @@ void list_cells(Sorted& s, const broad::OffAxisGrid& g) {
     v.resize(n == 0 ? 0 : n + broad::kScanSlack);
     std::fill(v.begin() + std::ptrdiff_t(n), v.end(), pad);
   };
-  for (auto& off : s.off_axes) padded(off, entries, 0.0f);
+  for (auto& f : s.scan_box) padded(f, entries, 0.0f);
   const bool frames = !s.frames.empty();
   padded(s.entry_body, frames ? entries : 0, -1);
   for (auto& f : s.entry_frame) padded(f, frames ? entries : 0, 0.0f);
@@ -224,9 +224,10 @@ void list_cells(Sorted& s, const broad::OffAxisGrid& g) {
     out.vertices = x.vertices;
     out.index = x.index;
     s.entry_lo[e] = x.lo[0];
-    for (int k = 0; k < 2; ++k) {
-      s.off_axes[2 * k][e] = broad::float_below(x.lo[k + 1]);
-      s.off_axes[2 * k + 1][e] = broad::float_above(x.hi[k + 1]);
+    s.scan_box[0][e] = broad::float_below(x.lo[0]);
+    for (int k = 1; k < 3; ++k) {
+      s.scan_box[2 * k - 1][e] = broad::float_below(x.lo[k]);
+      s.scan_box[2 * k][e] = broad::float_above(x.hi[k]);
     }
     if (!frames) return;
     const Sorted::Frame& f = s.frames[i];
@@ -354,13 +355,16 @@ void SortAndSweep::sweep(std::size_t c, std::size_t batch, const CandidateSink& 
                     : chunk.part == Part::edges             ? edges_
                                                             : faces_;
   const double* const s_lo = s.entry_lo.data();
-  broad::OffAxes off{s.off_axes[0].data(), s.off_axes[1].data(), s.off_axes[2].data(), s.off_axes[3].data()};
+  broad::OffAxes off{s.scan_box[0].data(), s.scan_box[1].data(), s.scan_box[2].data(), s.scan_box[3].data(),
+                     s.scan_box[4].data()};
   const bool frames = !p.entry_body.empty() && !s.entry_body.empty();
   if (frames) {
     off.body = s.entry_body.data();
     for (int k = 0; k < 6; ++k) off.frame[k] = s.entry_frame[k].data();
   }
-  std::vector<std::int32_t> hits;
+  // The scan goes on in pieces of at most kScanPiece boxes.
+  constexpr std::size_t kScanPiece = 1024;
+  std::vector<std::int32_t> hits(kScanPiece + broad::kScanSlack);
   // The cell of the chunk's first entry; empty cells are skipped below.
   std::size_t cell = std::upper_bound(p.cell_start.begin(), p.cell_start.end(), std::int32_t(chunk.begin)) -
                      p.cell_start.begin() - 1;
@@ -384,38 +388,39 @@ void SortAndSweep::sweep(std::size_t c, std::size_t batch, const CandidateSink& 
         while (first < end && s_lo[first] <= lo) ++first;
       }
     }
-    // The end of the boxes with lo <= hi: galloping, as most spans are short.
-    std::size_t step = 1;
-    while (first + step < end && s_lo[first + step] <= hi) step *= 2;
-    const std::size_t last =
-        std::upper_bound(s_lo + std::min(first + step / 2, end), s_lo + std::min(first + step, end), hi) - s_lo;
-    if (last <= first) continue;
-    hits.resize(last - first + broad::kScanSlack);
-    broad::Probe probe{p.off_axes[0][i], p.off_axes[1][i], p.off_axes[2][i], p.off_axes[3][i]};
+    broad::Probe probe{broad::float_above(hi), p.scan_box[1][i], p.scan_box[2][i], p.scan_box[3][i],
+                       p.scan_box[4][i]};
     if (frames) {
       probe.body = p.entry_body[i];
       for (int k = 0; k < 6; ++k) probe.frame[k] = p.entry_frame[k][i];
     }
-    const std::size_t n = broad::off_axis_overlaps(off, first, last, probe, hits.data());
     // The primary's values in locals: the emitter's stores could alias them.
     const std::uint8_t home = primary.home;
     const double lo1 = primary.lo1, hi1 = primary.hi1, lo2 = primary.lo2, hi2 = primary.hi2;
     const std::array<std::int32_t, 3> vertices = primary.vertices;
     const std::int32_t element = primary.index;
-    // Past the cell test, without branches: whether a pair is kept is hard to predict.
-    emit.reserve(n);
-    for (std::size_t h = 0; h < n; ++h) {
-      const Sorted::Entry& x = s.entries[std::size_t(hits[h])];
-      if ((home | x.home) != 3) continue;  // taken in another cell
-      const bool overlap = (lo1 <= x.hi1) & (x.lo1 <= hi1) & (lo2 <= x.hi2) & (x.lo2 <= hi2);  // exact
-      const std::int32_t other = x.index;
-      CandidatePair& pair = emit.next();
-      switch (chunk.part) {
-        case Part::faces_over_vertices: pair = {other, element}; break;
-        case Part::vertices_over_faces: pair = {element, other}; break;
-        case Part::edges: pair = {std::min(element, other), std::max(element, other)};
+    // The scan stops past the boxes with lo <= hi (in floats; rechecked here).
+    for (std::size_t from = first; from < end; from += kScanPiece) {
+      bool past = false;
+      const std::size_t n =
+          broad::off_axis_overlaps(off, from, std::min(end, from + kScanPiece), probe, hits.data(), past);
+      // Past the cell test, without branches: whether a pair is kept is hard to predict.
+      emit.reserve(n);
+      for (std::size_t h = 0; h < n; ++h) {
+        const auto e = std::size_t(hits[h]);
+        const Sorted::Entry& x = s.entries[e];
+        if ((home | x.home) != 3) continue;  // taken in another cell
+        const bool overlap = (s_lo[e] <= hi) & (lo1 <= x.hi1) & (x.lo1 <= hi1) & (lo2 <= x.hi2) & (x.lo2 <= hi2);  // exact
+        const std::int32_t other = x.index;
+        CandidatePair& pair = emit.next();
+        switch (chunk.part) {
+          case Part::faces_over_vertices: pair = {other, element}; break;
+          case Part::vertices_over_faces: pair = {element, other}; break;
+          case Part::edges: pair = {std::min(element, other), std::max(element, other)};
+        }
+        emit.keep(overlap & !shares_vertex(vertices, x.vertices));
       }
-      emit.keep(overlap & !shares_vertex(vertices, x.vertices));
+      if (past) break;
     }
   }
 }
