@@ -29,6 +29,22 @@ void for_each_block(std::size_t n, const F& f) {
   });
 }
 
+// The sum of f(i) over i in [0, n), spread over cores in fixed blocks that
+// are added in order: the same for any thread count, also in doubles.
+template <class T, class F>
+T block_sum(std::size_t n, const F& f) {
+  constexpr std::size_t kBlock = 4096;
+  std::vector<T> part((n + kBlock - 1) / kBlock);
+  tbb::parallel_for(std::size_t{0}, part.size(), [&](std::size_t b) {
+    T sum{};
+    for (std::size_t i = b * kBlock; i < std::min(n, (b + 1) * kBlock); ++i) sum += f(i);
+    part[b] = sum;
+  });
+  T total{};
+  for (const T& p : part) total += p;
+  return total;
+}
+
 // The strict total order of the sweep: lo on the axis, then the index.
 struct ByLo {
   const double* lo;
@@ -123,6 +139,30 @@ double sweep_window(const Sorted& s) {
 // 2.25 times each).
 constexpr double kListCost = 320;
 
+// The finite boxes' hull and summed widths on the two off axes (the
+// identity by default, for block_sum).
+struct OffAxisExtent {
+  double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY}, width[2] = {0, 0};
+  std::size_t finite = 0;
+  OffAxisExtent& operator+=(const OffAxisExtent& o) {
+    for (int k = 0; k < 2; ++k) {
+      lo[k] = std::min(lo[k], o.lo[k]), hi[k] = std::max(hi[k], o.hi[k]), width[k] += o.width[k];
+    }
+    finite += o.finite;
+    return *this;
+  }
+};
+
+OffAxisExtent off_axis_extent(const Sorted::Element& e) {
+  OffAxisExtent x;
+  if (!std::isfinite(e.lo[1]) || !std::isfinite(e.hi[1]) || !std::isfinite(e.lo[2]) || !std::isfinite(e.hi[2])) {
+    return x;
+  }
+  for (int k = 0; k < 2; ++k) x.lo[k] = e.lo[k + 1], x.hi[k] = e.hi[k + 1], x.width[k] = e.hi[k + 1] - e.lo[k + 1];
+  x.finite = 1;
+  return x;
+}
+
 // Cells about twice the mean finite box width on each off axis (a box meets
 // about (1 + 1/2)^2 cells), at most one per 64 elements; coarser while the
 // boxes would be listed more than 4 times on average (a few huge boxes);
@@ -131,19 +171,13 @@ constexpr double kListCost = 320;
 broad::OffAxisGrid choose_grid(const std::array<const Sorted*, 3>& sets, SweepGrid mode) {
   broad::OffAxisGrid g;
   if (mode == SweepGrid::never) return g;
-  double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY}, width[2] = {0, 0};
-  std::size_t finite = 0, elements = 0;
+  OffAxisExtent all;
+  std::size_t elements = 0;
   for (const Sorted* s : sets) {
     elements += s->order.size();
-    for (std::size_t i = 0; i < s->order.size(); ++i) {
-      const Sorted::Element& e = s->elements[i];
-      const double l1 = e.lo[1], h1 = e.hi[1], l2 = e.lo[2], h2 = e.hi[2];
-      if (!std::isfinite(l1) || !std::isfinite(h1) || !std::isfinite(l2) || !std::isfinite(h2)) continue;
-      ++finite;
-      lo[0] = std::min(lo[0], l1), hi[0] = std::max(hi[0], h1), width[0] += h1 - l1;
-      lo[1] = std::min(lo[1], l2), hi[1] = std::max(hi[1], h2), width[1] += h2 - l2;
-    }
+    all += block_sum<OffAxisExtent>(s->order.size(), [&](std::size_t i) { return off_axis_extent(s->elements[i]); });
   }
+  const auto& [lo, hi, width, finite] = all;
   if (finite == 0) return g;
   double cells[2];
   for (int k = 0; k < 2; ++k) {
@@ -164,7 +198,7 @@ broad::OffAxisGrid choose_grid(const std::array<const Sorted*, 3>& sets, SweepGr
   for (;;) {
     std::size_t listed = 0;
     for (const Sorted* s : sets) {
-      for (std::size_t i = 0; i < s->order.size(); ++i) listed += cell_span(g, *s, i).cells();
+      listed += block_sum<std::size_t>(s->order.size(), [&](std::size_t i) { return cell_span(g, *s, i).cells(); });
     }
     if (listed <= 4 * elements || g.count() == 1) {
       // Worth it when the scan it saves outweighs listing the boxes: a
@@ -194,18 +228,21 @@ void list_cells(Sorted& s, const broad::OffAxisGrid& g) {
   std::partial_sum(next.begin(), next.end(), next.begin());
   s.cell_start = next;
   const std::size_t entries = std::size_t(next[cells]);
-  LargeVector<std::int32_t> element(entries);  // the sweep position of each entry's element
-  s.entries.resize(entries);
+  // The sweep position of each entry's element and its home bits, small
+  // arrays: this serial pass must not write into the entries' cache lines.
+  LargeVector<std::int32_t> element(entries);
+  LargeVector<std::uint8_t> home(entries);
   for (std::size_t i = 0; i < n; ++i) {  // in sweep order: every list stays sorted
     const CellSpan& c = span[i];
     for (int a = c.lo1; a <= c.hi1; ++a) {
       for (int b = c.lo2; b <= c.hi2; ++b) {
         const auto at = std::size_t(next[std::size_t(a) * g.cells[1] + b]++);
         element[at] = static_cast<std::int32_t>(i);
-        s.entries[at].home = static_cast<std::uint8_t>((a == c.lo1) | (b == c.lo2) << 1);
+        home[at] = static_cast<std::uint8_t>((a == c.lo1) | (b == c.lo2) << 1);
       }
     }
   }
+  s.entries.resize(entries);
   s.entry_lo.resize(entries);
   // Padded: the scan may read a vector past the last entry.
   const auto padded = [&](auto& v, std::size_t n, auto pad) {
@@ -219,10 +256,7 @@ void list_cells(Sorted& s, const broad::OffAxisGrid& g) {
   for_each_block(entries, [&](std::size_t e) {
     const auto i = static_cast<std::size_t>(element[e]);
     const Sorted::Element& x = s.elements[i];
-    Sorted::Entry& out = s.entries[e];
-    out.hi0 = x.hi[0], out.lo1 = x.lo[1], out.hi1 = x.hi[1], out.lo2 = x.lo[2], out.hi2 = x.hi[2];
-    out.vertices = x.vertices;
-    out.index = x.index;
+    s.entries[e] = {x.hi[0], x.lo[1], x.hi[1], x.lo[2], x.hi[2], x.vertices, x.index, home[e]};
     s.entry_lo[e] = x.lo[0];
     s.scan_box[0][e] = broad::float_below(x.lo[0]);
     for (int k = 1; k < 3; ++k) {
