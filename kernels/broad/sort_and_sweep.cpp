@@ -365,7 +365,9 @@ void SortAndSweep::finish(const Mesh& mesh, const MeshBoxes& boxes) {
                       boxes.frames.vertices.size() == boxes.vertices.size();
   for (Sorted* s : {&vertices_, &edges_, &faces_}) gather_frames(*s, frames ? boxes.frames : BodyFrames{});
   const broad::OffAxisGrid grid = choose_grid({&vertices_, &edges_, &faces_}, grid_);
-  for (Sorted* s : {&vertices_, &edges_, &faces_}) list_cells(*s, grid);
+  // The three sets at once: each has serial passes.
+  tbb::parallel_invoke([&] { list_cells(vertices_, grid); }, [&] { list_cells(edges_, grid); },
+                       [&] { list_cells(faces_, grid); });
   chunks_.clear();
   const auto split = [&](Part part, std::size_t n) {
     for (std::size_t b = 0; b < n; b += kChunkSize) {
