@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cfloat>
 #include <cmath>
 #include <cstdlib>
@@ -12,6 +13,7 @@
 #include <utility>
 
 #include "broad/lo_order.hpp"
+#include "broad/off_axis_scan.hpp"
 #include "hwy/targets.h"
 #include "scenes.hpp"
 #include "simdccd/broad_phase.hpp"
@@ -95,6 +97,45 @@ Candidates translated_truth(const Mesh& m, const MeshBoxes& world, const MeshBox
     return body[m.edges[p[0]][0]] == body[m.edges[p[1]][0]] && !overlap(still.edges, p[0], still.edges, p[1]);
   });
   return want;
+}
+
+TEST_CASE("broad.the scan's floats: the nearest float below and above, by definition") {
+  // float_below(x) is the largest float <= x (FLT_MAX past it, -inf below
+  // -FLT_MAX), float_above(x) the least float >= x: checked by stepping
+  // with std::nextafterf on doubles of every exponent, the float range's
+  // edges, subnormals, signed zeros, infinities and exact floats with their
+  // neighbours.
+  std::vector<double> xs = {0.0, -0.0, INFINITY, -INFINITY, FLT_MAX, -FLT_MAX, double(FLT_MAX) * 2,
+                            -double(FLT_MAX) * 2, DBL_MAX, -DBL_MAX, 0x1p-149, -0x1p-149, 0x1p-150, -0x1p-150,
+                            0x1p-1074, -0x1p-1074, FLT_MIN, -FLT_MIN, 1, -1, 0.1, -0.1};
+  std::mt19937_64 rng(11);
+  for (int i = 0; i < 20000; ++i) {
+    const auto bits = rng();
+    const double x = std::bit_cast<double>(bits);
+    if (!std::isnan(x)) xs.push_back(x);
+    const float f = std::bit_cast<float>(std::uint32_t(bits));
+    if (std::isfinite(f)) {
+      for (const double d : {double(f), std::nextafter(double(f), -INFINITY), std::nextafter(double(f), INFINITY)}) {
+        xs.push_back(d);
+      }
+    }
+  }
+  for (const double x : xs) {
+    CAPTURE(x);
+    const float below = broad::float_below(x), above = broad::float_above(x);
+    if (x >= FLT_MAX) {
+      CHECK(below == FLT_MAX);
+    } else {
+      CHECK(double(below) <= x);
+      CHECK(double(std::nextafterf(below, INFINITY)) > x);
+    }
+    if (x <= -FLT_MAX) {
+      CHECK(above == -FLT_MAX);
+    } else {
+      CHECK(double(above) >= x);
+      CHECK(double(std::nextafterf(above, -INFINITY)) < x);
+    }
+  }
 }
 
 TEST_CASE("broad.the sweep order is (lo, index), with ties, signed zeros and infinities") {
