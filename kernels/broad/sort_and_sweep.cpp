@@ -64,32 +64,40 @@ void insertion_sort(LargeVector<std::int32_t>& order, const double* lo) {
   }
 }
 
+// Each vertex's body and its box in the body's frame, in floats rounded
+// outwards; none without frames.
+LargeVector<Sorted::Frame> vertex_frames(const BodyFrames& frames) {
+  LargeVector<Sorted::Frame> out(frames.body.size());
+  for_each_block(out.size(), [&](std::size_t v) {
+    Sorted::Frame& f = out[v];
+    f.body = frames.body[v];
+    for (int k = 0; k < 3; ++k) {
+      f.lo[k] = broad::float_below(frames.vertices.lo[k][v]);
+      f.hi[k] = broad::float_above(frames.vertices.hi[k][v]);
+    }
+  });
+  return out;
+}
+
 // Each element's body and its box in the body's frame (the hull of its
-// vertices' frame boxes, in floats rounded outwards), in sweep order; none
-// without frames.
-void gather_frames(Sorted& s, const BodyFrames& frames) {
+// vertices' rounded boxes: rounding outwards is monotone, so that is the
+// rounded hull), in sweep order; none without frames.
+void gather_frames(Sorted& s, const LargeVector<Sorted::Frame>& vertex) {
   const std::size_t n = s.order.size();
-  if (frames.body.empty()) {
+  if (vertex.empty()) {
     s.frames.clear();
     return;
   }
   s.frames.resize(n);
   for_each_block(n, [&](std::size_t i) {
     const std::array<std::int32_t, 3>& v = s.elements[i].vertices;
-    Sorted::Frame& f = s.frames[i];
-    f.body = frames.body[v[0]];
+    Sorted::Frame f = vertex[v[0]];
     for (int c = 1; c < 3 && v[c] >= 0; ++c) {
-      if (frames.body[v[c]] != f.body) f.body = -1;  // edges given apart from the faces
+      const Sorted::Frame& g = vertex[v[c]];
+      if (g.body != f.body) f.body = -1;  // edges given apart from the faces
+      for (int k = 0; k < 3; ++k) f.lo[k] = std::min(f.lo[k], g.lo[k]), f.hi[k] = std::max(f.hi[k], g.hi[k]);
     }
-    for (int k = 0; k < 3; ++k) {
-      double lo = frames.vertices.lo[k][v[0]], hi = frames.vertices.hi[k][v[0]];
-      for (int c = 1; c < 3 && v[c] >= 0; ++c) {
-        lo = std::min(lo, frames.vertices.lo[k][v[c]]);
-        hi = std::max(hi, frames.vertices.hi[k][v[c]]);
-      }
-      f.lo[k] = broad::float_below(lo);
-      f.hi[k] = broad::float_above(hi);
-    }
+    s.frames[i] = f;
   });
 }
 
@@ -363,7 +371,8 @@ void SortAndSweep::finish(const Mesh& mesh, const MeshBoxes& boxes) {
   // Used only when it covers the vertices (a stale or empty one is ignored).
   const bool frames = boxes.frames.body.size() == boxes.vertices.size() &&
                       boxes.frames.vertices.size() == boxes.vertices.size();
-  for (Sorted* s : {&vertices_, &edges_, &faces_}) gather_frames(*s, frames ? boxes.frames : BodyFrames{});
+  const LargeVector<Sorted::Frame> vertex = frames ? vertex_frames(boxes.frames) : LargeVector<Sorted::Frame>{};
+  for (Sorted* s : {&vertices_, &edges_, &faces_}) gather_frames(*s, vertex);
   const broad::OffAxisGrid grid = choose_grid({&vertices_, &edges_, &faces_}, grid_);
   // The three sets at once: each has serial passes.
   tbb::parallel_invoke([&] { list_cells(vertices_, grid); }, [&] { list_cells(edges_, grid); },
