@@ -1,7 +1,7 @@
 // The sweep's inner loop (kernels/broad/off_axis_scan.hpp), compiled once
-// per Highway target: four comparisons per lane on floats (and the frame
-// boxes' six where a body's own pairs are scanned), survivors
-// compressed into a list of indices. Dispatched to the best target of this CPU.
+// per Highway target: five comparisons per lane on floats (the sweep axis'
+// low end and the two off axes; the frame boxes' six more where a body's own
+// pairs are scanned), survivors compressed into a list of indices. Dispatched to the best target of this CPU.
 #include "broad/off_axis_scan.hpp"
 
 #undef HWY_TARGET_INCLUDE

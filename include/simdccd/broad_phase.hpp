@@ -152,7 +152,7 @@ class SortAndSweep {
       std::uint8_t home;
     };
     LargeVector<Entry> entries;
-    LargeVector<double> entry_lo;     ///< its lo on the sweep axis (binary searches)
+    LargeVector<double> entry_lo;     ///< its lo on the sweep axis (a cell's start, the exact recheck)
     /// Its box for the scan: lo[0], lo[1], hi[1], lo[2], hi[2] in floats
     /// rounded outwards, padded.
     std::array<LargeVector<float>, 5> scan_box;

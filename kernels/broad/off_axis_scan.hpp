@@ -1,6 +1,7 @@
 // The inner loop of sort-and-sweep (dispatch/off_axis_scan.cc): among the
-// boxes that overlap a box on the sweep axis, those that also overlap it on
-// the two other axes. Internal to the library.
+// boxes that start within a box's reach on the sweep axis, those that also
+// overlap it on the two other axes; the scan ends where the boxes start past
+// that reach. Internal to the library.
 #pragma once
 
 #include <bit>

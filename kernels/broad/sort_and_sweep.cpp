@@ -236,8 +236,8 @@ void list_cells(Sorted& s, const broad::OffAxisGrid& g) {
   std::partial_sum(next.begin(), next.end(), next.begin());
   s.cell_start = next;
   const std::size_t entries = std::size_t(next[cells]);
-  // The sweep position of each entry's element and its home bits, small
-  // arrays: this serial pass must not write into the entries' cache lines.
+  // The sweep position of each entry's element and its home bits; the
+  // parallel fill below writes each entry whole.
   LargeVector<std::int32_t> element(entries);
   LargeVector<std::uint8_t> home(entries);
   for (std::size_t i = 0; i < n; ++i) {  // in sweep order: every list stays sorted
