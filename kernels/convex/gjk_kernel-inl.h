@@ -355,30 +355,29 @@ void support(const Lane<L, B>& q, typename L::M m, int s, typename L::V dx, type
     } else {
       // A scan as long as the longest polytope among the lanes (a shorter one
       // repeats its last vertex, never strictly better): the first vertex of
-      // largest e . p, as polytope_support() finds it.
+      // largest e . p, as polytope_support() finds it, its coordinates
+      // selected along (scalar copies of the winners stalled on store
+      // forwarding: 5% of a batch).
       q.st(q.flag(polytope), b.scanning);
       double longest = 0;
       for (std::size_t l = q.o; l < q.o + L::lanes(); ++l) {
         if (b.scanning[l] > 0) longest = std::max(longest, b.last[s][l]);
       }
-      V best = zero, found = zero;
+      V best = zero, found = zero, fx = zero, fy = zero, fz = zero;
       for (std::size_t i = 0; static_cast<double>(i) <= longest; ++i) {
         const double* row = rows + 3 * K * i;
-        const V dot = dot3<L>(q.ld(row), q.ld(row + K), q.ld(row + 2 * K), ex, ey, ez);
-        const V index = L::set(static_cast<double>(i));
+        const V x = q.ld(row), y = q.ld(row + K), z = q.ld(row + 2 * K);
+        const V dot = dot3<L>(x, y, z, ex, ey, ez);
         const M take = i == 0 ? polytope : L::both(polytope, L::gt(dot, best));
         best = L::select(take, dot, best);
-        found = L::select(take, index, found);
+        found = L::select(take, L::set(static_cast<double>(i)), found);
+        fx = L::select(take, x, fx);
+        fy = L::select(take, y, fy);
+        fz = L::select(take, z, fz);
       }
-      // The winners' coordinates, lane by lane (two selects a vertex above, not five).
-      q.st(found, b.found[3]);
-      for (std::size_t l = q.o; l < q.o + L::lanes(); ++l) {
-        const double* vertex = rows + 3 * K * static_cast<std::size_t>(b.found[3][l]) + l;
-        for (int c = 0; c < 3; ++c) b.found[c][l] = vertex[c * K];
-      }
-      bx = L::select(polytope, q.ld(b.found[0]), bx);
-      by = L::select(polytope, q.ld(b.found[1]), by);
-      bz = L::select(polytope, q.ld(b.found[2]), bz);
+      bx = L::select(polytope, fx, bx);
+      by = L::select(polytope, fy, by);
+      bz = L::select(polytope, fz, bz);
       id = L::select(polytope, found, id);
     }
   }

@@ -52,7 +52,6 @@ struct GjkLanes {
 
   // ---- Scratch of the kernel ----
   double scanning[K];  ///< 1 where a lane scans a polytope
-  double found[4][K];  ///< the scans' vertex ids, then their coordinates
   /// Closest points of sub-simplices: the reduction's result, a triangle's,
   /// a segment's.
   struct Candidate {
