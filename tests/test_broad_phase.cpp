@@ -14,6 +14,7 @@
 
 #include "broad/lo_order.hpp"
 #include "broad/off_axis_scan.hpp"
+#include "common/next_double.hpp"
 #include "hwy/targets.h"
 #include "scenes.hpp"
 #include "simdccd/broad_phase.hpp"
@@ -97,6 +98,26 @@ Candidates translated_truth(const Mesh& m, const MeshBoxes& world, const MeshBox
     return body[m.edges[p[0]][0]] == body[m.edges[p[1]][0]] && !overlap(still.edges, p[0], still.edges, p[1]);
   });
   return want;
+}
+
+TEST_CASE("broad.next_up and next_down are std::nextafter toward the infinities") {
+  // Random bit patterns (every exponent, subnormals, NaNs), then the
+  // boundaries: signed zeros, the least subnormal, DBL_MAX, the infinities.
+  std::vector<double> xs = {0.0, -0.0, DBL_TRUE_MIN, -DBL_TRUE_MIN, DBL_MIN, -DBL_MIN, DBL_MAX, -DBL_MAX,
+                            INFINITY, -INFINITY, NAN, 1, -1};
+  std::mt19937_64 rng(12);
+  for (int i = 0; i < 20000; ++i) xs.push_back(std::bit_cast<double>(rng()));
+  for (const double x : xs) {
+    CAPTURE(x);
+    if (std::isnan(x)) {  // any NaN
+      CHECK(std::isnan(next_up(x)));
+      CHECK(std::isnan(next_down(x)));
+      continue;
+    }
+    const double up = std::nextafter(x, INFINITY), down = std::nextafter(x, -INFINITY);
+    CHECK(std::bit_cast<std::uint64_t>(next_up(x)) == std::bit_cast<std::uint64_t>(up));
+    CHECK(std::bit_cast<std::uint64_t>(next_down(x)) == std::bit_cast<std::uint64_t>(down));
+  }
 }
 
 TEST_CASE("broad.the scan's floats: the nearest float below and above, by definition") {

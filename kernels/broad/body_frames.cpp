@@ -3,6 +3,8 @@
 #include <cmath>
 #include <numeric>
 
+#include "broad/blocks.hpp"
+#include "common/next_double.hpp"
 #include "simdccd/broad_phase.hpp"
 
 namespace simdccd {
@@ -43,8 +45,15 @@ void compute_body_frames(const Mesh& mesh, double margin, BodyFrames& out) {
     count[body[v]] += 1;
   }
   out.vertices.resize(n);
-  double travel = 0, spread = 0;  // sums of |x(1) - x(0)| and |x(1) - D - x(0)|
-  for (std::size_t v = 0; v < n; ++v) {
+  // Sums of |x(1) - x(0)| and |x(1) - D - x(0)|, in fixed blocks (broad::block_sum).
+  struct Motion {
+    double travel = 0, spread = 0;
+    Motion& operator+=(const Motion& m) {
+      travel += m.travel, spread += m.spread;
+      return *this;
+    }
+  };
+  const Motion motion = broad::block_sum<Motion>(n, [&](std::size_t v) {
     const Vec3& s = sum[body[v]];
     const double c = count[body[v]];
     const double a[3] = {mesh.x0[v].x, mesh.x0[v].y, mesh.x0[v].z};
@@ -52,13 +61,14 @@ void compute_body_frames(const Mesh& mesh, double margin, BodyFrames& out) {
     const double d[3] = {s.x / c, s.y / c, s.z / c};
     double lo[3], hi[3];
     bool finite = true;
+    Motion m;
     for (int k = 0; k < 3; ++k) {
       // x(1) - D rounds once and the margin once more: a step outwards past
       // each rounding keeps the exact box inside.
       const double moved = b[k] - d[k];
-      travel += std::abs(b[k] - a[k]), spread += std::abs(moved - a[k]);
-      lo[k] = std::nextafter(std::min(a[k], std::nextafter(moved, -INFINITY)) - margin, -INFINITY);
-      hi[k] = std::nextafter(std::max(a[k], std::nextafter(moved, INFINITY)) + margin, INFINITY);
+      m.travel += std::abs(b[k] - a[k]), m.spread += std::abs(moved - a[k]);
+      lo[k] = next_down(std::min(a[k], next_down(moved)) - margin);
+      hi[k] = next_up(std::max(a[k], next_up(moved)) + margin);
       finite = finite && std::isfinite(a[k]) && std::isfinite(b[k]) && std::isfinite(d[k]) && std::isfinite(lo[k]) &&
                std::isfinite(hi[k]);
     }
@@ -68,10 +78,11 @@ void compute_body_frames(const Mesh& mesh, double margin, BodyFrames& out) {
       out.vertices.lo[k][v] = finite ? lo[k] : -INFINITY;
       out.vertices.hi[k][v] = finite ? hi[k] : INFINITY;
     }
-  }
+    return m;
+  });
   // Bodies that turn or deform about as much as they travel: the frame test
   // would cost the sweep more than it saves (NaN sums: kept, it is sound).
-  if (spread >= kFramesPay * travel) out.body.clear();
+  if (motion.spread >= kFramesPay * motion.travel) out.body.clear();
 }
 
 }  // namespace simdccd

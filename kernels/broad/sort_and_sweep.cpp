@@ -2,11 +2,11 @@
 #include <cmath>
 #include <numeric>
 
-#include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
 #include <tbb/task_arena.h>
 
+#include "broad/blocks.hpp"
 #include "broad/lo_order.hpp"
 #include "broad/off_axis_grid.hpp"
 #include "broad/off_axis_scan.hpp"
@@ -15,35 +15,14 @@
 namespace simdccd {
 namespace {
 
+using broad::block_sum;
+using broad::for_each_block;
+
 // Primary boxes per chunk: enough work per task, and chunks enough for two
 // to many cores on meshes of a few thousand elements.
 constexpr std::size_t kChunkSize = 512;
 
 using Sorted = SortAndSweep::Sorted;
-
-// f(i) for i in [0, n), spread over cores: the sorted copies are per element.
-template <class F>
-void for_each_block(std::size_t n, const F& f) {
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 4096), [&](const tbb::blocked_range<std::size_t>& r) {
-    for (std::size_t i = r.begin(); i < r.end(); ++i) f(i);
-  });
-}
-
-// The sum of f(i) over i in [0, n), spread over cores in fixed blocks that
-// are added in order: the same for any thread count, also in doubles.
-template <class T, class F>
-T block_sum(std::size_t n, const F& f) {
-  constexpr std::size_t kBlock = 4096;
-  std::vector<T> part((n + kBlock - 1) / kBlock);
-  tbb::parallel_for(std::size_t{0}, part.size(), [&](std::size_t b) {
-    T sum{};
-    for (std::size_t i = b * kBlock; i < std::min(n, (b + 1) * kBlock); ++i) sum += f(i);
-    part[b] = sum;
-  });
-  T total{};
-  for (const T& p : part) total += p;
-  return total;
-}
 
 // The strict total order of the sweep: lo on the axis, then the index.
 struct ByLo {
