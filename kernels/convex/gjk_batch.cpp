@@ -27,6 +27,12 @@ namespace {
 /// the rows then take at most 3 x 256 x 64 doubles (384 KiB) a side.
 constexpr std::size_t kLaneVertices = 256;
 
+// Starts loading a polytope's vertices into the cache.
+void prefetch(const std::vector<Vec3>& vertices) {
+  const auto* bytes = reinterpret_cast<const char*>(vertices.data());
+  for (std::size_t at = 0; at < vertices.size() * sizeof(Vec3); at += 64) __builtin_prefetch(bytes + at);
+}
+
 GjkBatchStats& operator+=(GjkBatchStats& s, const GjkBatchStats& t) {
   s.intersecting += t.intersecting;
   s.invalid += t.invalid;
@@ -107,6 +113,9 @@ GjkBatchStats gjk_batch(std::span<const ConvexShape> shapes, std::span<const Sha
           fill_lane(*lanes, k - begin, pair_of(order[k]), options);
           longest[0] = std::max(longest[0], shapes[p.a].vertices.size());
           longest[1] = std::max(longest[1], shapes[p.b].vertices.size());
+          // The vertices, out of cache since the reach pass, fetched for the copy below.
+          prefetch(shapes[p.a].vertices);
+          prefetch(shapes[p.b].vertices);
         }
         for (int s = 0; s < 2; ++s) {
           rows[s].resize(3 * longest[s] * kGjkBatch);
@@ -127,6 +136,7 @@ GjkBatchStats gjk_batch(std::span<const ConvexShape> shapes, std::span<const Sha
             }
           }
           lanes->vertices[s] = rows[s].data();
+          lanes->rows[s] = std::max<std::size_t>(1, longest[s]);
         }
         for (std::size_t l = end - begin; l < kGjkBatch; ++l) lanes->live[l] = 0;
         kernel(*lanes);

@@ -353,18 +353,12 @@ void support(const Lane<L, B>& q, typename L::M m, int s, typename L::V dx, type
       bz = L::select(polytope, p.point.z, bz);
       id = L::select(polytope, static_cast<double>(p.vertex), id);
     } else {
-      // A scan as long as the longest polytope among the lanes (a shorter one
-      // repeats its last vertex, never strictly better): the first vertex of
-      // largest e . p, as polytope_support() finds it, its coordinates
-      // selected along (scalar copies of the winners stalled on store
-      // forwarding: 5% of a batch).
-      q.st(q.flag(polytope), b.scanning);
-      double longest = 0;
-      for (std::size_t l = q.o; l < q.o + L::lanes(); ++l) {
-        if (b.scanning[l] > 0) longest = std::max(longest, b.last[s][l]);
-      }
+      // A scan over the batch's rows (a polytope with fewer vertices repeats
+      // its last, never strictly better): the first vertex of largest e . p,
+      // as polytope_support() finds it, its coordinates selected along
+      // (scalar copies of the winners stalled on store forwarding).
       V best = zero, found = zero, fx = zero, fy = zero, fz = zero;
-      for (std::size_t i = 0; static_cast<double>(i) <= longest; ++i) {
+      for (std::size_t i = 0; i < b.rows[s]; ++i) {
         const double* row = rows + 3 * K * i;
         const V x = q.ld(row), y = q.ld(row + K), z = q.ld(row + 2 * K);
         const V dot = dot3<L>(x, y, z, ex, ey, ez);

@@ -21,10 +21,12 @@ struct GjkLanes {
   static constexpr std::size_t kLanes = K;
 
   /// Polytope body vertices of side a (0) and b (1): coordinate c of vertex
-  /// i of lane l at vertices[side][(3 i + c) K + l], for i up to the largest
-  /// `last` of the polytope lanes of a vector; a lane with fewer repeats its
-  /// last vertex (so for K = 1, a polytope's own Vec3 array).
+  /// i of lane l at vertices[side][(3 i + c) K + l], for i below rows[side];
+  /// a lane with fewer repeats its last vertex (so for K = 1, a polytope's
+  /// own Vec3 array).
   const double* vertices[2] = {};
+  /// The vertex rows of each side: at least 1 and every polytope lane's `last` + 1.
+  std::size_t rows[2] = {1, 1};
 
   // ---- Input, per side (0: a, 1: b) ----
   double live[K];           ///< 1: a pair; 0: padding, never run
@@ -51,7 +53,6 @@ struct GjkLanes {
   double iterations[K], converged[K];
 
   // ---- Scratch of the kernel ----
-  double scanning[K];  ///< 1 where a lane scans a polytope
   /// Closest points of sub-simplices: the reduction's result, a triangle's,
   /// a segment's.
   struct Candidate {
