@@ -34,7 +34,7 @@ bool is_rotation(const std::array<double, 9>& R) {
     if (!std::isfinite(r)) return false;
   }
   for (int i = 0; i < 3; ++i) {
-    for (int j = 0; j < 3; ++j) {
+    for (int j = i; j < 3; ++j) {  // R R^T is symmetric, bit for bit
       const double d = R[3 * i] * R[3 * j] + R[3 * i + 1] * R[3 * j + 1] + R[3 * i + 2] * R[3 * j + 2];
       if (std::abs(d - (i == j)) > 0x1p-46) return false;
     }

@@ -27,12 +27,6 @@ namespace {
 /// the rows then take at most 3 x 256 x 64 doubles (384 KiB) a side.
 constexpr std::size_t kLaneVertices = 256;
 
-// Starts loading a polytope's vertices into the cache.
-void prefetch(const std::vector<Vec3>& vertices) {
-  const auto* bytes = reinterpret_cast<const char*>(vertices.data());
-  for (std::size_t at = 0; at < vertices.size() * sizeof(Vec3); at += 64) __builtin_prefetch(bytes + at);
-}
-
 GjkBatchStats& operator+=(GjkBatchStats& s, const GjkBatchStats& t) {
   s.intersecting += t.intersecting;
   s.invalid += t.invalid;
@@ -51,117 +45,102 @@ GjkBatchStats gjk_batch(std::span<const ConvexShape> shapes, std::span<const Sha
   }
   const GjkFunction kernel = active_gjk_kernel();
   const bool options_ok = is_valid(options);
-  // Cached buffers (large_vector.hpp): a batch of 10^5 pairs faulted in
-  // megabytes of fresh pages every call (12% of its time on one thread).
-  LargeVector<double> reach_of(shapes.size());
-  LargeVector<std::uint32_t> order, alone;
-  const auto body = [&] {
-    // A shape's reach, or NaN for an invalid shape: checked once, not once a pair.
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, shapes.size(), 256), [&](const auto& range) {
-      for (std::size_t i = range.begin(); i < range.end(); ++i) reach_of[i] = checked_reach(shapes[i]);
-    });
-    // The valid pairs for the lanes, then by kind pair; a pair with a polytope
-    // of more than kLaneVertices vertices runs alone (gjk()'s path, the same
-    // bits), its vertices scanned in place rather than copied into rows.
-    GjkBatchStats invalid{};
-    order.reserve(pairs.size());
-    for (std::uint32_t i = 0; i < pairs.size(); ++i) {
+  // Each pair's shapes' reach, or NaN for an invalid shape. Cached buffers
+  // (large_vector.hpp): a batch of 10^5 pairs faulted in megabytes of fresh
+  // pages every call (12% of its time on one thread).
+  LargeVector<double> reach(2 * pairs.size());
+  const auto count = [](GjkBatchStats& stats, const GjkResult& r) {
+    stats.intersecting += r.intersecting;
+    stats.not_converged += !r.intersecting && !r.converged;
+    stats.iterations += r.iterations;
+  };
+  const auto pair_of = [&](std::uint32_t i) {
+    const ShapePair& p = pairs[i];
+    return GjkPair{&shapes[p.a], reach[2 * i], &p.pose_a, &shapes[p.b], reach[2 * i + 1], &p.pose_b,
+                   warm.empty() ? nullptr : &warm[i]};
+  };
+  const auto kinds = [&](std::uint32_t i) {
+    return static_cast<std::size_t>(shapes[pairs[i].a].kind) * 5 + static_cast<std::size_t>(shapes[pairs[i].b].kind);
+  };
+  // A part of the pairs, in one pass while their data is in cache: checks,
+  // then the lanes in batches of kGjkBatch.
+  const auto run = [&](const tbb::blocked_range<std::size_t>& range, GjkBatchStats stats) {
+    // The valid pairs for the lanes, then by kind pair; a pair with a
+    // polytope of more than kLaneVertices vertices runs alone (gjk()'s path,
+    // the same bits), its vertices scanned in place rather than copied into rows.
+    std::vector<std::uint32_t> order, sorted;
+    order.reserve(range.size());
+    for (auto i = static_cast<std::uint32_t>(range.begin()); i < range.end(); ++i) {
       const ShapePair& p = pairs[i];
-      const bool ok = options_ok && p.a < shapes.size() && p.b < shapes.size() && !std::isnan(reach_of[p.a]) &&
-                      !std::isnan(reach_of[p.b]) && is_valid(p.pose_a) && is_valid(p.pose_b);
+      const bool ok = options_ok && p.a < shapes.size() && p.b < shapes.size() && is_valid(p.pose_a) &&
+                      is_valid(p.pose_b) && !std::isnan(reach[2 * i] = checked_reach(shapes[p.a])) &&
+                      !std::isnan(reach[2 * i + 1] = checked_reach(shapes[p.b]));
       if (!ok) {
         results[i] = GjkResult{};
-        ++invalid.invalid;
+        ++stats.invalid;
       } else if (shapes[p.a].vertices.size() > kLaneVertices || shapes[p.b].vertices.size() > kLaneVertices) {
-        alone.push_back(i);
+        results[i] = gjk_one(pair_of(i), options);
+        count(stats, results[i]);
       } else {
         order.push_back(i);
       }
     }
     // A counting sort by kind pair (none when all pairs share one): a
     // vector's lanes then mostly run one kind's support code.
-    const auto kinds = [&](std::uint32_t i) {
-      return static_cast<std::size_t>(shapes[pairs[i].a].kind) * 5 + static_cast<std::size_t>(shapes[pairs[i].b].kind);
-    };
     std::array<std::size_t, 26> start{};
     for (const std::uint32_t i : order) ++start[kinds(i) + 1];
     if (std::count(start.begin(), start.end(), 0) < 25) {
       std::partial_sum(start.begin(), start.end(), start.begin());
-      LargeVector<std::uint32_t> sorted(order.size());
+      sorted.resize(order.size());
       for (const std::uint32_t i : order) sorted[start[kinds(i)]++] = i;
       order.swap(sorted);
     }
-    const auto count = [](GjkBatchStats& stats, const GjkResult& r) {
-      stats.intersecting += r.intersecting;
-      stats.not_converged += !r.intersecting && !r.converged;
-      stats.iterations += r.iterations;
-    };
-    const auto pair_of = [&](std::uint32_t i) {
-      const ShapePair& p = pairs[i];
-      return GjkPair{&shapes[p.a], reach_of[p.a], &p.pose_a, &shapes[p.b], reach_of[p.b], &p.pose_b,
-                     warm.empty() ? nullptr : &warm[i]};
-    };
-    const std::size_t batches = (order.size() + kGjkBatch - 1) / kGjkBatch;
-    const auto run = [&](const tbb::blocked_range<std::size_t>& range, GjkBatchStats stats) {
-      auto lanes = std::make_unique<GjkLanes<kGjkBatch>>();
-      std::vector<double> rows[2];  // the batch's polytope vertices in GjkLanes::vertices layout
-      for (std::size_t batch = range.begin(); batch < range.end(); ++batch) {
-        const std::size_t begin = batch * kGjkBatch, end = std::min(order.size(), begin + kGjkBatch);
-        std::size_t longest[2] = {0, 0};
+    auto lanes = std::make_unique<GjkLanes<kGjkBatch>>();
+    std::vector<double> rows[2];  // the batch's polytope vertices in GjkLanes::vertices layout
+    for (std::size_t begin = 0; begin < order.size(); begin += kGjkBatch) {
+      const std::size_t end = std::min(order.size(), begin + kGjkBatch);
+      std::size_t longest[2] = {0, 0};
+      for (std::size_t k = begin; k < end; ++k) {
+        const ShapePair& p = pairs[order[k]];
+        fill_lane(*lanes, k - begin, pair_of(order[k]), options);
+        longest[0] = std::max(longest[0], shapes[p.a].vertices.size());
+        longest[1] = std::max(longest[1], shapes[p.b].vertices.size());
+      }
+      for (int s = 0; s < 2; ++s) {
+        rows[s].resize(3 * longest[s] * kGjkBatch);
         for (std::size_t k = begin; k < end; ++k) {
           const ShapePair& p = pairs[order[k]];
-          fill_lane(*lanes, k - begin, pair_of(order[k]), options);
-          longest[0] = std::max(longest[0], shapes[p.a].vertices.size());
-          longest[1] = std::max(longest[1], shapes[p.b].vertices.size());
-          // The vertices, out of cache since the reach pass, fetched for the copy below.
-          prefetch(shapes[p.a].vertices);
-          prefetch(shapes[p.b].vertices);
-        }
-        for (int s = 0; s < 2; ++s) {
-          rows[s].resize(3 * longest[s] * kGjkBatch);
-          for (std::size_t k = begin; k < end; ++k) {
-            const ShapePair& p = pairs[order[k]];
-            const std::vector<Vec3>& v = shapes[s == 0 ? p.a : p.b].vertices;
-            if (v.empty()) continue;  // not a polytope: never scanned
-            double* row = rows[s].data() + (k - begin);
-            for (std::size_t j = 0; j < v.size(); ++j, row += 3 * kGjkBatch) {
-              row[0] = v[j].x;
-              row[kGjkBatch] = v[j].y;
-              row[2 * kGjkBatch] = v[j].z;
-            }
-            for (std::size_t j = v.size(); j < longest[s]; ++j, row += 3 * kGjkBatch) {  // the last one again
-              row[0] = row[-3 * std::ptrdiff_t{kGjkBatch}];
-              row[kGjkBatch] = row[-2 * std::ptrdiff_t{kGjkBatch}];
-              row[2 * kGjkBatch] = row[-std::ptrdiff_t{kGjkBatch}];
-            }
+          const std::vector<Vec3>& v = shapes[s == 0 ? p.a : p.b].vertices;
+          if (v.empty()) continue;  // not a polytope: never scanned
+          double* row = rows[s].data() + (k - begin);
+          for (std::size_t j = 0; j < v.size(); ++j, row += 3 * kGjkBatch) {
+            row[0] = v[j].x;
+            row[kGjkBatch] = v[j].y;
+            row[2 * kGjkBatch] = v[j].z;
           }
-          lanes->vertices[s] = rows[s].data();
-          lanes->rows[s] = std::max<std::size_t>(1, longest[s]);
+          for (std::size_t j = v.size(); j < longest[s]; ++j, row += 3 * kGjkBatch) {  // the last one again
+            row[0] = row[-3 * std::ptrdiff_t{kGjkBatch}];
+            row[kGjkBatch] = row[-2 * std::ptrdiff_t{kGjkBatch}];
+            row[2 * kGjkBatch] = row[-std::ptrdiff_t{kGjkBatch}];
+          }
         }
-        for (std::size_t l = end - begin; l < kGjkBatch; ++l) lanes->live[l] = 0;
-        kernel(*lanes);
-        for (std::size_t k = begin; k < end; ++k) {
-          GjkResult& r = results[order[k]];
-          r = finish_lane(*lanes, k - begin, pair_of(order[k]));
-          count(stats, r);
-        }
+        lanes->vertices[s] = rows[s].data();
+        lanes->rows[s] = std::max<std::size_t>(1, longest[s]);
       }
-      return stats;
-    };
-    // Eight batches a task at least: the lanes' state (90 KB) is set up once a task.
-    const auto add = [](GjkBatchStats a, const GjkBatchStats& b) { return a += b; };
-    // The identity starts every split part: the invalid pairs are added once, after.
-    GjkBatchStats stats = tbb::parallel_reduce(tbb::blocked_range<std::size_t>(0, batches, 8), GjkBatchStats{}, run, add);
-    stats += invalid;
-    const auto run_alone = [&](const tbb::blocked_range<std::size_t>& range, GjkBatchStats part) {
-      for (std::size_t k = range.begin(); k < range.end(); ++k) {
-        results[alone[k]] = gjk_one(pair_of(alone[k]), options);
-        count(part, results[alone[k]]);
+      for (std::size_t l = end - begin; l < kGjkBatch; ++l) lanes->live[l] = 0;
+      kernel(*lanes);
+      for (std::size_t k = begin; k < end; ++k) {
+        GjkResult& r = results[order[k]];
+        r = finish_lane(*lanes, k - begin, pair_of(order[k]));
+        count(stats, r);
       }
-      return part;
-    };
-    stats += tbb::parallel_reduce(tbb::blocked_range<std::size_t>(0, alone.size()), GjkBatchStats{}, run_alone, add);
+    }
     return stats;
+  };
+  const auto body = [&] {
+    // 512 pairs a part at least: the lanes' state (90 KB) is set up once a part.
+    const auto add = [](GjkBatchStats a, const GjkBatchStats& b) { return a += b; };
+    return tbb::parallel_reduce(tbb::blocked_range<std::size_t>(0, pairs.size(), 512), GjkBatchStats{}, run, add);
   };
   if (threads <= 0) return body();
   tbb::task_arena arena(threads);

@@ -12,7 +12,7 @@ namespace simdccd::convex {
 namespace {
 
 bool size_ok(double s) { return std::isfinite(s) && s > 0 && s <= max_magnitude; }
-bool coordinate_ok(double c) { return std::isfinite(c) && std::abs(c) <= max_magnitude; }
+bool coordinate_ok(double c) { return std::abs(c) <= max_magnitude; }  // false for NaN and infinities
 
 }  // namespace
 
@@ -92,11 +92,12 @@ double checked_reach(const ConvexShape& shape) {
   if (shape.kind != ShapeKind::polytope) return is_valid(shape) ? reach(shape) : NAN;
   if (shape.vertices.empty() || shape.vertices.size() > max_polytope_vertices) return NAN;
   double r2 = 0;
-  for (const Vec3& v : shape.vertices) {
-    if (!coordinate_ok(v.x) || !coordinate_ok(v.y) || !coordinate_ok(v.z)) return NAN;
+  bool ok = true;
+  for (const Vec3& v : shape.vertices) {  // no branch a vertex: a bad one is rare
+    ok &= coordinate_ok(v.x) & coordinate_ok(v.y) & coordinate_ok(v.z);
     r2 = std::max(r2, dot(v, v));
   }
-  return std::sqrt(r2);
+  return ok ? std::sqrt(r2) : NAN;
 }
 
 Vec3 box_vertex(const Vec3& half, std::uint32_t index) {

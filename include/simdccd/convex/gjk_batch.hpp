@@ -1,8 +1,8 @@
 // Many GJK queries in one call (convex/gjk.hpp), spread over cores with
 // oneTBB and over the SIMD lanes of the active implementation (targets.hpp),
-// one pair a lane: shapes are listed once and validated and measured once per
-// call, pairs name them by index. Each pair's answer is gjk()'s, bit for bit,
-// for any thread count and implementation.
+// one pair a lane: shapes are listed once, pairs name them by index. Each
+// pair's answer is gjk()'s, bit for bit, for any thread count and
+// implementation.
 #pragma once
 
 #include <cstdint>
