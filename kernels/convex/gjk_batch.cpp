@@ -138,7 +138,8 @@ GjkBatchStats gjk_batch(std::span<const ConvexShape> shapes, std::span<const Sha
     return stats;
   };
   const auto body = [&] {
-    // 512 pairs a part at least: the lanes' state (90 KB) is set up once a part.
+    // Parts of 256 pairs or more (a range splits only above the grain of 512):
+    // the lanes' state (90 KB) is set up once a part.
     const auto add = [](GjkBatchStats a, const GjkBatchStats& b) { return a += b; };
     return tbb::parallel_reduce(tbb::blocked_range<std::size_t>(0, pairs.size(), 512), GjkBatchStats{}, run, add);
   };
