@@ -14,7 +14,7 @@
 
 #include "broad/lo_order.hpp"
 #include "broad/off_axis_scan.hpp"
-#include "common/next_double.hpp"
+#include "common/next_representable.hpp"
 #include "hwy/targets.h"
 #include "scenes.hpp"
 #include "simdccd/broad_phase.hpp"
@@ -100,7 +100,7 @@ Candidates translated_truth(const Mesh& m, const MeshBoxes& world, const MeshBox
   return want;
 }
 
-TEST_CASE("broad.next_up and next_down are std::nextafter toward the infinities") {
+TEST_CASE("broad.next_up and next_down are std::nextafter toward the infinities, doubles and floats") {
   // Random bit patterns (every exponent, subnormals, NaNs), then the
   // boundaries: signed zeros, the least subnormal, DBL_MAX, the infinities.
   std::vector<double> xs = {0.0, -0.0, DBL_TRUE_MIN, -DBL_TRUE_MIN, DBL_MIN, -DBL_MIN, DBL_MAX, -DBL_MAX,
@@ -117,6 +117,20 @@ TEST_CASE("broad.next_up and next_down are std::nextafter toward the infinities"
     const double up = std::nextafter(x, INFINITY), down = std::nextafter(x, -INFINITY);
     CHECK(std::bit_cast<std::uint64_t>(next_up(x)) == std::bit_cast<std::uint64_t>(up));
     CHECK(std::bit_cast<std::uint64_t>(next_down(x)) == std::bit_cast<std::uint64_t>(down));
+  }
+  // The float versions (the scan's bounds) against std::nextafterf, the same way.
+  std::vector<float> fs = {0.0f, -0.0f, FLT_TRUE_MIN, -FLT_TRUE_MIN, FLT_MIN, -FLT_MIN, FLT_MAX, -FLT_MAX,
+                           INFINITY, -INFINITY, NAN, 1, -1};
+  for (int i = 0; i < 20000; ++i) fs.push_back(std::bit_cast<float>(std::uint32_t(rng())));
+  for (const float f : fs) {
+    CAPTURE(f);
+    if (std::isnan(f)) {
+      CHECK(std::isnan(next_up(f)));
+      CHECK(std::isnan(next_down(f)));
+      continue;
+    }
+    CHECK(std::bit_cast<std::uint32_t>(next_up(f)) == std::bit_cast<std::uint32_t>(std::nextafterf(f, INFINITY)));
+    CHECK(std::bit_cast<std::uint32_t>(next_down(f)) == std::bit_cast<std::uint32_t>(std::nextafterf(f, -INFINITY)));
   }
 }
 

@@ -4,7 +4,7 @@
 #include <numeric>
 
 #include "broad/blocks.hpp"
-#include "common/next_double.hpp"
+#include "common/next_representable.hpp"
 #include "simdccd/broad_phase.hpp"
 
 namespace simdccd {

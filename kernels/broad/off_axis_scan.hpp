@@ -4,11 +4,12 @@
 // that reach. Internal to the library.
 #pragma once
 
-#include <bit>
 #include <cfloat>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+
+#include "common/next_representable.hpp"
 
 namespace simdccd::broad {
 
@@ -36,27 +37,19 @@ struct Probe {
   float frame[6] = {};
 };
 
-/// The float next to finite f toward -infinity (down) or +infinity: std::nextafter,
-/// inline (the sorted copies round a few million bounds a step).
-inline float float_step(float f, bool down) {
-  if (f == 0) return down ? -std::numeric_limits<float>::denorm_min() : std::numeric_limits<float>::denorm_min();
-  const auto bits = std::bit_cast<std::uint32_t>(f);
-  return std::bit_cast<float>((f > 0) == down ? bits - 1 : bits + 1);
-}
-
 /// The float below or equal to x, and above or equal (x not NaN). Doubles
 /// beyond the float range are clamped first: converting them is undefined.
 inline float float_below(double x) {
   if (x > FLT_MAX) return FLT_MAX;
   if (x < -FLT_MAX) return -std::numeric_limits<float>::infinity();
   const float f = static_cast<float>(x);
-  return f > x ? float_step(f, true) : f;
+  return f > x ? next_down(f) : f;
 }
 inline float float_above(double x) {
   if (x > FLT_MAX) return std::numeric_limits<float>::infinity();
   if (x < -FLT_MAX) return -FLT_MAX;
   const float f = static_cast<float>(x);
-  return f < x ? float_step(f, false) : f;
+  return f < x ? next_up(f) : f;
 }
 
 /// Writes, in increasing order, each j in [begin, end) with lo0[j] <= hi0
