@@ -31,8 +31,12 @@ built here), and the fractions of candidates screened out by the kernels' cheap
 filters, reaching root isolation (linear model only), and uncertain (exact
 mode: decided by the oracle).
 
-Usage: simdccd_bench step [--simulation DIR] [--models LIST] [--threads LIST] [--repeat N] [--out DIR]
+Usage: simdccd_bench step [--simulation DIR] [--scenes LIST] [--models LIST] [--threads LIST]
+                          [--repeat N] [--out DIR]
   --simulation DIR  default: )" SIMDCCD_SIMULATION R"(
+  --scenes LIST     comma-separated, of cloth-funnel, rod-twist,
+                    n-body-simulation (default all three), each read from
+                    DIR/NAME/frames/
   --models LIST     comma-separated: linear, spacetime (default both)
   --min-distance LIST  comma-separated minimum separations (default 0); the
                     linear model runs each, its rows named "linear d=D"
@@ -50,6 +54,22 @@ struct Scene {
 constexpr Scene kScenes[] = {{"cloth-funnel", "227.ply", "228.ply"},
                              {"rod-twist", "3036.ply", "3037.ply"},
                              {"n-body-simulation", "balls16_18.ply", "balls16_19.ply"}};
+
+/// "cloth-funnel,rod-twist": the scenes to run, in kScenes' order; UsageError for another name.
+std::vector<Scene> parse_scenes(std::string_view list) {
+  const std::vector<std::string> names = split(list);
+  for (const std::string& name : names) {
+    if (std::none_of(std::begin(kScenes), std::end(kScenes), [&](const Scene& s) { return name == s.name; })) {
+      throw UsageError("--scenes: '" + name + "' is not cloth-funnel, rod-twist or n-body-simulation");
+    }
+  }
+  std::vector<Scene> out;
+  for (const Scene& scene : kScenes) {
+    if (std::find(names.begin(), names.end(), scene.name) != names.end()) out.push_back(scene);
+  }
+  if (out.empty()) throw UsageError("--scenes: no scene");
+  return out;
+}
 
 double share(std::uint64_t part, std::uint64_t whole) {
   return whole == 0 ? 0.0 : double(part) / double(whole);
@@ -112,13 +132,14 @@ std::string measure(const char* scene, const Mesh& mesh, StepModel model, double
 }  // namespace
 
 int run_step_bench(std::span<const std::string_view> argv) {
-  static constexpr OptionSpec kOptions[] = {{"--simulation", true}, {"--models", true},
+  static constexpr OptionSpec kOptions[] = {{"--simulation", true}, {"--scenes", true}, {"--models", true},
                                             {"--threads", true},    {"--repeat", true},
                                             {"--out", true},        {"--min-distance", true},
                                             {"--help", false},      {"-h", false}};
   const Args args(argv, kOptions);
   if (help_requested(args, kUsage)) return 0;
   const fs::path dir(args.value("--simulation").value_or(SIMDCCD_SIMULATION));
+  const std::vector<Scene> scenes = parse_scenes(args.value("--scenes").value_or("cloth-funnel,rod-twist,n-body-simulation"));
   const std::vector<StepModel> models = parse_models(args.value("--models").value_or("linear,spacetime"));
   const std::vector<int> threads = parse_thread_list(args.value("--threads").value_or("1,2"));
   const std::vector<double> distances = parse_distance_list(args.value("--min-distance").value_or("0"));
@@ -138,7 +159,7 @@ int run_step_bench(std::span<const std::string_view> argv) {
   std::printf("%-18s %-9s %-12s %7s %11s %6s %8s %8s %8s %8s %8s %8s %8s %9s\n", "scene", "model", "mode",
               "threads", "candidates", "hits", "broad_s", "narrow_s", "broad_ns", "narw_ns", "step_ns", "screened",
               "root", "uncertain");
-  for (const Scene& scene : kScenes) {
+  for (const Scene& scene : scenes) {
     const Mesh mesh = read_mesh(dir / scene.name / "frames" / scene.frame0, dir / scene.name / "frames" / scene.frame1);
     for (const StepModel model : models) {
       for (const double d : distances) {

@@ -111,8 +111,8 @@ void screen(Tile& t, const double* const* coord, std::size_t i) {
   // The costlier tests are skipped only when they cannot change a lane: the
   // answer never depends on which queries share a vector.
   M miss = L::either(boxes_separated<L, kType>(q), no_root);
-  if (!L::all(miss)) miss = L::either(miss, separated_over_interval<L, kType, false>(q, L::set(0), L::set(1)));
   if (!L::all(miss)) miss = L::either(miss, orientations_apart<L, kType>(q));
+  if (!L::all(miss)) miss = L::either(miss, separated_over_interval<L, kType, false>(q, L::set(0), L::set(1)));
   V verdict = L::select(miss, verdict_value<L>(Verdict::miss), verdict_value<L>(Verdict::candidate));
   L::store(L::select(valid, verdict, verdict_value<L>(Verdict::invalid)), t.verdict + i);
   L::store(b0, t.cubic[0] + i), L::store(b1, t.cubic[1] + i);

@@ -9,10 +9,13 @@
 // root: a certified simple root is refined to a bracket of width `tolerance`
 // and the inclusion test runs on the bracket; a piece that cannot be
 // classified is first probed near its certified end, then cut in parts, each
-// classified again. The first certified inclusion is a hit with toi = bracket
-// low end (earlier pieces were certified root-free or outside). Anything not
-// certified is uncertain, with toi = the low end of the piece or bracket
-// where certainty ended.
+// classified again. The first certified inclusion is a hit with toi =
+// bracket low end (earlier pieces were certified root-free or outside).
+// Anything not certified is uncertain, with toi = the low end of the piece or
+// bracket where certainty ended. The candidates run in two rounds of full
+// vectors: one pass each, then the few with a piece left, compacted, to the
+// end (the passes after the first would otherwise run for a lane or two a
+// vector).
 //
 // The inclusion test is a callable `inclusion(lo, hi, inside, outside)`
 // (lanes: V lo, V hi, M& inside, M& outside): `inside` where the features
@@ -99,14 +102,20 @@ typename L::M settle_near_end(const Inclusion& inclusion, typename L::V b0, type
 
 /// Half-width of the gap pieces around the approximate critical points.
 inline constexpr double kCriticalGap = 0x1p-26;
+/// Pieces of a cubic on [0,1] (solve_cubic's cuts 0, c1, ..., c4, 1): a lane
+/// whose cursor reaches kPieces has none left.
+inline constexpr int kPieces = 5;
 /// An uncertain piece is cut into this many equal parts before giving up.
 inline constexpr int kSubpieces = 4;
 
 /// Stage 2 on the candidates among queries [i, i + lanes): their cubics in
-/// `cubic` (b0..b3, e0..e3), their verdicts (candidate or not) and tois.
+/// `cubic` (b0..b3, e0..e3), their verdicts (candidate or not), tois and the
+/// first piece each has not settled (`cursor_row`). Runs at most `passes`
+/// passes: a lane with a piece that may hold a root left after them stays a
+/// candidate, its cursor stored at that piece, to be resumed by another call.
 template <class L, class Inclusion>
-void solve_cubic(const double* const* cubic, double* verdict_row, double* toi_row, std::size_t i,
-                 double tolerance, const Inclusion& inclusion) {
+void solve_cubic(const double* const* cubic, double* verdict_row, double* toi_row, double* cursor_row,
+                 std::size_t i, int passes, double tolerance, const Inclusion& inclusion) {
   using V = typename L::V;
   using M = typename L::M;
   const V b0 = L::load(cubic[0] + i), b1 = L::load(cubic[1] + i);
@@ -139,11 +148,11 @@ void solve_cubic(const double* const* cubic, double* verdict_row, double* toi_ro
   // Each pass settles, for every open lane at once, its next piece that may
   // hold a root (most lanes need one pass), so the costly refinement and
   // inclusion run once per pass rather than once per piece.
-  V cursor = zero;  // the first piece a lane has not settled yet
-  for (int pass = 0; pass < 5 && L::any(open); ++pass) {
+  V cursor = L::load(cursor_row + i);  // the first piece a lane has not settled yet
+  for (int pass = 0; L::any(open); ++pass) {
     M found = none, one_root = none, rising = none, monotone = none;
     V lo = zero, hi = zero, end_sign = zero, index = zero;
-    for (int k = 0; k < 5; ++k) {
+    for (int k = 0; k < kPieces; ++k) {
       const V a = cut(k), b = cut(k + 1);
       // An empty piece holds nothing its closed neighbours do not.
       const M want = L::both(L::but_not(open, found), L::both(L::le(cursor, L::set(k)), L::lt(a, b)));
@@ -164,6 +173,10 @@ void solve_cubic(const double* const* cubic, double* verdict_row, double* toi_ro
     }
     open = L::both(open, found);  // the others have no root left: misses
     if (!L::any(open)) break;
+    if (pass == passes) {  // left for another call, from the piece found
+      cursor = L::select(open, index, cursor);
+      break;
+    }
     cursor = L::add(index, one);
     settle_piece<L>(inclusion, b0, b1, b2, b3, error, L::both(open, one_root), none, one_root,
                            rising, lo, hi, tolerance, verdict, toi, open);
@@ -187,8 +200,10 @@ void solve_cubic(const double* const* cubic, double* verdict_row, double* toi_ro
                              part_one_root, part_rising, a, b, tolerance, verdict, toi, open);
     }
   }
+  verdict = L::select(open, verdict_value<L>(Verdict::candidate), verdict);
   L::store(L::select(candidate, verdict, before), verdict_row + i);
-  L::store(toi, toi_row + i);  // +inf where not a candidate
+  L::store(toi, toi_row + i);  // +inf where not a candidate or still open
+  L::store(cursor, cursor_row + i);
 }
 
 /// Compacts the candidates of a screened tile (verdict `candidate`; members
@@ -196,7 +211,9 @@ void solve_cubic(const double* const* cubic, double* verdict_row, double* toi_ro
 /// candidates, as linear::Tile and rigid::Tile have), so that vectors of stage
 /// 2 are full, solves them with solve_cubic, the inclusion test of each vector
 /// made by `make_inclusion(coord, i)` (coord: the compacted rows), and writes
-/// the answers back.
+/// the answers back. A first round runs one pass, which settles most
+/// candidates; those with pieces left are compacted again for a second round,
+/// which finishes them, so that both rounds run on full vectors.
 template <class L, class TileT, class MakeInclusion>
 void solve_candidates(TileT& t, double tolerance, const MakeInclusion& make_inclusion) {
   constexpr std::size_t kRows = std::extent_v<decltype(t.coord)>;
@@ -206,26 +223,50 @@ void solve_candidates(TileT& t, double tolerance, const MakeInclusion& make_incl
   for (std::size_t i = 0; i < t.count; ++i) {
     if (t.verdict[i] == candidate) t.index[t.candidates++] = static_cast<std::uint16_t>(i);
   }
-  if (t.candidates == 0) return;
-  for (std::size_t c = 0; c < t.candidates; ++c) {
-    for (std::size_t k = 0; k < kRows; ++k) t.candidate_coord[k][c] = t.coord[k][t.index[c]];
-    for (int k = 0; k < 8; ++k) t.candidate_cubic[k][c] = t.cubic[k][t.index[c]];
-    t.candidate_verdict[c] = candidate;
-  }
-  pad_to_vectors(t.candidate_cubic, t.candidates, lanes);
-  const std::size_t padded = pad_to_vectors(t.candidate_coord, t.candidates, lanes);
-  std::fill(t.candidate_verdict + t.candidates, t.candidate_verdict + padded, candidate);
+  std::uint16_t origin[kTileSize];  // the tile's query in each compacted row
+  double cursor[kTileSize];
+  const auto gather = [&](auto& to, const auto& from, const std::uint16_t* rows, std::size_t n) {
+    for (std::size_t k = 0; k < std::extent_v<std::remove_reference_t<decltype(to)>>; ++k) {
+      for (std::size_t c = 0; c < n; ++c) to[k][c] = from[k][rows[c]];
+    }
+  };
+  gather(t.candidate_coord, t.coord, t.index, t.candidates);
+  gather(t.candidate_cubic, t.cubic, t.index, t.candidates);
+  std::copy(t.index, t.index + t.candidates, origin);
+  std::fill(t.candidate_verdict, t.candidate_verdict + t.candidates, candidate);
+  std::fill(cursor, cursor + t.candidates, 0.0);
   const double* coord[kRows];
   for (std::size_t k = 0; k < kRows; ++k) coord[k] = t.candidate_coord[k];
   const double* cubic[8];
   for (int k = 0; k < 8; ++k) cubic[k] = t.candidate_cubic[k];
-  for (std::size_t i = 0; i < padded; i += lanes) {
-    solve_cubic<L>(cubic, t.candidate_verdict, t.candidate_toi, i, tolerance,
-                   make_inclusion(static_cast<const double* const*>(coord), i));
-  }
-  for (std::size_t c = 0; c < t.candidates; ++c) {
-    t.verdict[t.index[c]] = t.candidate_verdict[c];
-    t.toi[t.index[c]] = t.candidate_toi[c];
+  std::size_t rows = t.candidates;
+  for (int round = 0; rows > 0; ++round) {
+    pad_to_vectors(t.candidate_cubic, rows, lanes);
+    const std::size_t padded = pad_to_vectors(t.candidate_coord, rows, lanes);
+    std::fill(t.candidate_verdict + rows, t.candidate_verdict + padded, candidate);
+    std::fill(cursor + rows, cursor + padded, cursor[rows - 1]);
+    const int passes = round == 0 ? 1 : kPieces;
+    for (std::size_t i = 0; i < padded; i += lanes) {
+      solve_cubic<L>(cubic, t.candidate_verdict, t.candidate_toi, cursor, i, passes, tolerance,
+                     make_inclusion(static_cast<const double* const*>(coord), i));
+    }
+    // Answers out; the rows still open move forward, in order.
+    std::uint16_t kept[kTileSize];
+    std::size_t open = 0;
+    for (std::size_t c = 0; c < rows; ++c) {
+      if (t.candidate_verdict[c] == candidate) {
+        kept[open] = static_cast<std::uint16_t>(c);
+        origin[open] = origin[c], cursor[open] = cursor[c];
+        ++open;
+      } else {
+        t.verdict[origin[c]] = t.candidate_verdict[c];
+        t.toi[origin[c]] = t.candidate_toi[c];
+      }
+    }
+    gather(t.candidate_coord, t.candidate_coord, kept, open);  // kept[c] >= c: in place
+    gather(t.candidate_cubic, t.candidate_cubic, kept, open);
+    std::fill(t.candidate_verdict, t.candidate_verdict + open, candidate);
+    rows = open;
   }
 }
 
