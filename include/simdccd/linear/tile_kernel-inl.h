@@ -102,19 +102,25 @@ void screen(Tile& t, const double* const* coord, std::size_t i) {
   using V = typename L::V;
   using M = typename L::M;
   const QueryLanes<L> q{coord, i};
-  V b0, b1, b2, b3, e0, e1, e2, e3;
-  coplanarity_cubic<L>(q, b0, b1, b2, b3, e0, e1, e2, e3);
-  const M no_root = simd::SIMDCCD_TARGET_NAMESPACE::no_root<L>(b0, b1, b2, b3, e0, e1, e2, e3);
+  V b0, b1, b2, b3, coarse;
+  coplanarity_cubic<L>(q, b0, b1, b2, b3, coarse);
   const M valid = valid_input<L, 24>(q.coord, q.i);
+  // The costlier tests are skipped only when they cannot change a lane: the
+  // answer never depends on which queries share a vector. The cubic is
+  // stored for stage 2 only where a lane may reach it.
+  M miss = L::either(boxes_separated<L, kType>(q), simd::SIMDCCD_TARGET_NAMESPACE::no_root<L>(
+                                                       b0, b1, b2, b3, coarse, coarse, coarse, coarse));
+  const V miss_value = verdict_value<L>(Verdict::miss), invalid = verdict_value<L>(Verdict::invalid);
+  if (L::all(miss)) return L::store(L::select(valid, miss_value, invalid), t.verdict + i);
+  V e0, e1, e2, e3;
+  coplanarity_bounds<L>(q, e0, e1, e2, e3);
+  miss = L::either(miss, simd::SIMDCCD_TARGET_NAMESPACE::no_root<L>(b0, b1, b2, b3, e0, e1, e2, e3));
+  if (!L::all(miss)) miss = L::either(miss, orientations_apart<L, kType>(q));
   // Separation over the whole step decides the bodies that move side by side
   // (rigidly or nearly), whose cubic is too small to certify.
-  // The costlier tests are skipped only when they cannot change a lane: the
-  // answer never depends on which queries share a vector.
-  M miss = L::either(boxes_separated<L, kType>(q), no_root);
-  if (!L::all(miss)) miss = L::either(miss, orientations_apart<L, kType>(q));
   if (!L::all(miss)) miss = L::either(miss, separated_over_interval<L, kType, false>(q, L::set(0), L::set(1)));
-  V verdict = L::select(miss, verdict_value<L>(Verdict::miss), verdict_value<L>(Verdict::candidate));
-  L::store(L::select(valid, verdict, verdict_value<L>(Verdict::invalid)), t.verdict + i);
+  const V verdict = L::select(miss, miss_value, verdict_value<L>(Verdict::candidate));
+  L::store(L::select(valid, verdict, invalid), t.verdict + i);
   L::store(b0, t.cubic[0] + i), L::store(b1, t.cubic[1] + i);
   L::store(b2, t.cubic[2] + i), L::store(b3, t.cubic[3] + i);
   L::store(e0, t.cubic[4] + i), L::store(e1, t.cubic[5] + i);

@@ -13,7 +13,7 @@
 // bracket low end (earlier pieces were certified root-free or outside).
 // Anything not certified is uncertain, with toi = the low end of the piece or
 // bracket where certainty ended. The candidates run in two rounds of full
-// vectors: one pass each, then the few with a piece left, compacted, to the
+// vectors: one pass each, then those with a piece left, compacted, to the
 // end (the passes after the first would otherwise run for a lane or two a
 // vector).
 //
