@@ -96,15 +96,19 @@ bool shared_start_point(const double* const* coord, std::size_t i) {
   return false;
 }
 
-/// Stage 1 on queries [i, i + lanes).
+/// Stage 1 on queries [i, i + lanes), tiny ones scaled up first (in the
+/// tile's rows, `t.scale`) from the largest coordinates that the validity
+/// test finds.
 template <class L, QueryType kType>
 void screen(Tile& t, const double* const* coord, std::size_t i) {
   using V = typename L::V;
   using M = typename L::M;
   const QueryLanes<L> q{coord, i};
+  V largest;
+  const M valid = valid_input<L, 24>(q.coord, q.i, largest);
+  simd::SIMDCCD_TARGET_NAMESPACE::scale_up_tiny_lanes<L>(t.coord, t.count, t.scale, i, largest);
   V b0, b1, b2, b3, coarse;
   coplanarity_cubic<L>(q, b0, b1, b2, b3, coarse);
-  const M valid = valid_input<L, 24>(q.coord, q.i);
   // The costlier tests are skipped only when they cannot change a lane: the
   // answer never depends on which queries share a vector. The cubic is
   // stored for stage 2 only where a lane may reach it.
@@ -130,11 +134,11 @@ void screen(Tile& t, const double* const* coord, std::size_t i) {
 }  // namespace detail
 
 /// Decides the `t.count` queries of the tile (coord filled; 1 <= count <=
-/// kTileSize) into `t.verdict` and `t.toi`, tiny queries scaled up first
+/// kTileSize) into `t.verdict` and `t.toi`, tiny queries scaled up in stage 1
 /// (`t.scale`).
 template <class L, QueryType kType>
 void decide_tile(Tile& t, double tolerance) {
-  simd::SIMDCCD_TARGET_NAMESPACE::scale_up_tiny<L>(t.coord, t.count, t.scale);
+  std::fill(t.scale, t.scale + kTileSize, std::int16_t{0});
   detail::for_each_vector<L>(t.coord, t.count,
                              [&](const double* const* coord, std::size_t i) { detail::screen<L, kType>(t, coord, i); });
 

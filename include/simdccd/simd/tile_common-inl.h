@@ -47,50 +47,75 @@ void for_each_vector(double (&rows)[kRows][kTileSize], std::size_t count, Decide
   for (std::size_t i = 0; i < padded; i += lanes) decide(static_cast<const double* const*>(coord), i);
 }
 
-/// Scales each of the first `count` queries whose coordinates are all below
-/// kTinyCoordinate in magnitude (not all zero) by the power of two 2^s that
-/// brings the largest into [1, 2), s to `scale` (0 for the others). Exact
+/// Scales query j of `rows` by the power of two 2^s that brings its largest
+/// coordinate into [1, 2), s to `scale[j]`, when its coordinates are all
+/// finite and below kTinyCoordinate in magnitude (not all zero). Exact
 /// (scaling up loses no bit, subnormals included) and the same CCD question
 /// (contact is invariant under uniform scaling), so a query certifies at any
 /// power-of-two scale as at scale 1; validity is kept (NaN and infinities stay,
-/// everything else stays within kMaxCoordinate). One max per coordinate
-/// and vector where no lane is tiny. Not for minimum separation (d would have
-/// to scale too).
+/// everything else stays within kMaxCoordinate). Not for minimum separation (d
+/// would have to scale too).
+template <std::size_t kRows>
+void scale_up_query(double (&rows)[kRows][kTileSize], std::size_t j, std::int16_t (&scale)[kTileSize]) {
+  double largest = 0;
+  bool finite = true;
+  for (auto& row : rows) {
+    largest = std::max(largest, std::fabs(row[j]));
+    finite = finite && std::isfinite(row[j]);
+  }
+  if (!finite || !(largest > 0 && largest < kTinyCoordinate)) return;
+  const int s = -std::ilogb(largest);
+  for (auto& row : rows) row[j] = std::ldexp(row[j], s);
+  scale[j] = static_cast<std::int16_t>(s);
+}
+
+/// Scales up (scale_up_query) the queries among [i, min(i + lanes, count))
+/// when `largest`, their largest |coordinate| lane by lane (NaN may be
+/// dropped: scale_up_query checks again), is below kTinyCoordinate in some
+/// lane; the common case is one compare.
+template <class L, std::size_t kRows>
+void scale_up_tiny_lanes(double (&rows)[kRows][kTileSize], std::size_t count, std::int16_t (&scale)[kTileSize],
+                         std::size_t i, typename L::V largest) {
+  if (!L::any(L::lt(largest, L::set(kTinyCoordinate)))) return;
+  for (std::size_t j = i; j < std::min(i + L::lanes(), count); ++j) scale_up_query(rows, j, scale);
+}
+
+/// Scales up (scale_up_query) each of the first `count` queries that needs it,
+/// `scale` 0 for the others: one max per coordinate and vector where no lane
+/// is tiny.
 template <class L, std::size_t kRows>
 void scale_up_tiny(double (&rows)[kRows][kTileSize], std::size_t count, std::int16_t (&scale)[kTileSize]) {
   std::fill(scale, scale + kTileSize, std::int16_t{0});
   const std::size_t lanes = L::lanes();
   const std::size_t padded = pad_to_vectors(rows, count, lanes);
-  const typename L::V tiny = L::set(kTinyCoordinate);
   for (std::size_t i = 0; i < padded; i += lanes) {
     typename L::V lane_max = L::set(0);
-    for (auto& row : rows) lane_max = L::max(lane_max, L::abs(L::load(row + i)));  // NaN: the scalar check below
-    if (!L::any(L::lt(lane_max, tiny))) continue;
-    for (std::size_t j = i; j < std::min(i + lanes, count); ++j) {
-      double largest = 0;
-      bool finite = true;
-      for (auto& row : rows) {
-        largest = std::max(largest, std::fabs(row[j]));
-        finite = finite && std::isfinite(row[j]);
-      }
-      if (!finite || !(largest > 0 && largest < kTinyCoordinate)) continue;
-      const int s = -std::ilogb(largest);
-      for (auto& row : rows) row[j] = std::ldexp(row[j], s);
-      scale[j] = static_cast<std::int16_t>(s);
-    }
+    for (auto& row : rows) lane_max = L::max(lane_max, L::abs(L::load(row + i)));
+    scale_up_tiny_lanes<L>(rows, count, scale, i, lane_max);
   }
 }
 
 /// The lanes whose kCoords coordinates (rows coord[0..kCoords), from query i
-/// on) all lie in the valid input domain (finite, |x| <= kMaxCoordinate).
+/// on) all lie in the valid input domain (finite, |x| <= kMaxCoordinate), and
+/// the largest |coordinate| of each lane (NaN may be dropped).
 template <class L, int kCoords>
-typename L::M valid_input(const double* const* coord, std::size_t i) {
+typename L::M valid_input(const double* const* coord, std::size_t i, typename L::V& largest) {
   typename L::M valid = L::le(L::set(0), L::set(1));
   const typename L::V limit = L::set(kMaxCoordinate);
+  largest = L::set(0);
   for (int k = 0; k < kCoords; ++k) {
-    valid = L::both(valid, L::le(L::abs(L::load(coord[k] + i)), limit));  // false for NaN
+    const typename L::V x = L::abs(L::load(coord[k] + i));
+    valid = L::both(valid, L::le(x, limit));  // false for NaN
+    largest = L::max(largest, x);
   }
   return valid;
+}
+
+/// valid_input without the largest coordinate.
+template <class L, int kCoords>
+typename L::M valid_input(const double* const* coord, std::size_t i) {
+  typename L::V unused;
+  return valid_input<L, kCoords>(coord, i, unused);
 }
 
 template <class L>
