@@ -56,7 +56,7 @@ inline void gather_point(const IndexedQueries& queries, std::size_t vertices, st
   coord[k + 12][i] = b.x, coord[k + 13][i] = b.y, coord[k + 14][i] = b.z;
 }
 
-/// Coordinate k of tile entry i as the caller gave it (undoing scale_up_tiny:
+/// Coordinate k of tile entry i as the caller gave it (undoing scale_up_query:
 /// exact). Tile, spacetime::Tile or spacetime::PlanarTile.
 template <class TileT>
 double caller_coordinate(const TileT& tile, int k, std::size_t i) {

@@ -17,7 +17,7 @@ using simd::Verdict;
 struct alignas(64) Tile {
   std::size_t count = 0;  ///< queries in the tile
   double coord[24][kTileSize];
-  std::int16_t scale[kTileSize] = {};  ///< coord holds the query times 2^scale (scale_up_tiny)
+  std::int16_t scale[kTileSize] = {};  ///< coord holds the query times 2^scale (scale_up_query)
   double verdict[kTileSize];  ///< a Verdict per query
   double toi[kTileSize];      ///< hit or uncertain: lower bound of the earliest contact
   double cubic[8][kTileSize];  ///< b0..b3, e0..e3 of each query (stage 1)

@@ -20,7 +20,7 @@ inline constexpr double kTiny = 0x1p-800;
 inline constexpr double kMaxCoordinate = 0x1p60;
 
 /// Queries whose coordinates are all below this in magnitude are scaled up
-/// into [1, 2) before the kernels (tile_common-inl.h: scale_up_tiny), so that
+/// into [1, 2) by the kernels (tile_common-inl.h: scale_up_query), so that
 /// kTiny never swamps their bounds. Above it, even a feature 2^-100 times the
 /// query's size keeps its degree-4 terms times kUnitRoundoff above 2^-748,
 /// where adding kTiny changes no bit: the kernels answer as at scale 1.

@@ -80,21 +80,6 @@ void scale_up_tiny_lanes(double (&rows)[kRows][kTileSize], std::size_t count, st
   for (std::size_t j = i; j < std::min(i + L::lanes(), count); ++j) scale_up_query(rows, j, scale);
 }
 
-/// Scales up (scale_up_query) each of the first `count` queries that needs it,
-/// `scale` 0 for the others: one max per coordinate and vector where no lane
-/// is tiny.
-template <class L, std::size_t kRows>
-void scale_up_tiny(double (&rows)[kRows][kTileSize], std::size_t count, std::int16_t (&scale)[kTileSize]) {
-  std::fill(scale, scale + kTileSize, std::int16_t{0});
-  const std::size_t lanes = L::lanes();
-  const std::size_t padded = pad_to_vectors(rows, count, lanes);
-  for (std::size_t i = 0; i < padded; i += lanes) {
-    typename L::V lane_max = L::set(0);
-    for (auto& row : rows) lane_max = L::max(lane_max, L::abs(L::load(row + i)));
-    scale_up_tiny_lanes<L>(rows, count, scale, i, lane_max);
-  }
-}
-
 /// The lanes whose kCoords coordinates (rows coord[0..kCoords), from query i
 /// on) all lie in the valid input domain (finite, |x| <= kMaxCoordinate), and
 /// the largest |coordinate| of each lane (NaN may be dropped).

@@ -65,6 +65,7 @@
 namespace simdccd::spacetime::SIMDCCD_TARGET_NAMESPACE::detail {
 
 using simd::SIMDCCD_TARGET_NAMESPACE::for_each_vector;
+using simd::SIMDCCD_TARGET_NAMESPACE::scale_up_tiny_lanes;
 using simd::SIMDCCD_TARGET_NAMESPACE::valid_input;
 using simd::SIMDCCD_TARGET_NAMESPACE::verdict_value;
 
@@ -294,7 +295,9 @@ void decide_pieces(TileT& t, const PointLanes<L, kAxes>& q, double tolerance) {
   const std::size_t i = q.i;
   const V zero = L::set(0), inf = L::set(std::numeric_limits<double>::infinity());
   const M none = L::lt(L::set(1), zero);
-  const M valid = valid_input<L, 2 * (kAxes + 1) * kAxes>(q.coord, i);
+  V largest;
+  const M valid = valid_input<L, 2 * (kAxes + 1) * kAxes>(q.coord, i, largest);
+  scale_up_tiny_lanes<L>(t.coord, t.count, t.scale, i, largest);  // before any other load
   M uncertain = none, hit = none, screened = L::le(zero, L::set(1));
   V lo = inf, hi = inf;
   // The least lower bound of the uncertain pieces' earliest contact.

@@ -53,10 +53,10 @@ struct PlanarPieces {
 
 /// Decides the `t.count` planar queries of the tile (coord filled; 1 <= count
 /// <= kTileSize) into `t.verdict`, `t.toi` and `t.piece`, tiny queries scaled
-/// up first (`t.scale`).
+/// up on the way (`t.scale`).
 template <class L>
 void decide_planar_tile(PlanarTile& t, double tolerance) {
-  simd::SIMDCCD_TARGET_NAMESPACE::scale_up_tiny<L>(t.coord, t.count, t.scale);
+  std::fill(t.scale, t.scale + kTileSize, std::int16_t{0});
   detail::for_each_vector<L>(t.coord, t.count, [&](const double* const* coord, std::size_t i) {
     detail::decide_pieces<L, detail::PlanarPieces>(t, detail::PointLanes<L, 2>{coord, i}, tolerance);
   });

@@ -19,7 +19,7 @@ using simd::Verdict;  // miss, hit, uncertain, invalid (no candidates here)
 struct alignas(64) Tile {
   std::size_t count = 0;  ///< queries in the tile
   double coord[24][kTileSize];
-  std::int16_t scale[kTileSize] = {};  ///< coord holds the query times 2^scale (scale_up_tiny)
+  std::int16_t scale[kTileSize] = {};  ///< coord holds the query times 2^scale (scale_up_query)
   double verdict[kTileSize];  ///< a Verdict per query
   double toi[kTileSize];      ///< hit or uncertain: a lower bound of the earliest contact; else +inf
   /// Hit: the piece of the earliest contact, or -1 when two hit pieces' toi

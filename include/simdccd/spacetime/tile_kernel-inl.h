@@ -115,11 +115,11 @@ struct Pieces<QueryType::edge_edge> {
 
 /// Decides the `t.count` queries of the tile (coord filled; 1 <= count <=
 /// kTileSize) into `t.verdict`, `t.toi` and `t.piece`, tiny queries scaled up
-/// first (`t.scale`).
+/// on the way (`t.scale`).
 template <class L, QueryType kType>
 void decide_tile(Tile& t, double tolerance) {
   using P = detail::Pieces<kType>;
-  simd::SIMDCCD_TARGET_NAMESPACE::scale_up_tiny<L>(t.coord, t.count, t.scale);
+  std::fill(t.scale, t.scale + kTileSize, std::int16_t{0});
   detail::for_each_vector<L>(t.coord, t.count, [&](const double* const* coord, std::size_t i) {
     detail::decide_pieces<L, P>(t, detail::PointLanes<L, 3>{coord, i}, tolerance);
   });
