@@ -427,6 +427,17 @@ std::vector<HandCase> hand_cases() {
   // front (h > 0): no contact in the zone or plain.
   c.push_back({"vertex inside the zone turning away", VF, 0.25, make(over, rotate(o, ey, -0.25)), std::nullopt});
   c.push_back({"vertex turning away from a face", VF, 0, make(over, rotate(o, ey, -0.25)), std::nullopt});
+  // The vertex (1, 0, 0) about y with tan_half 16/15 is at height
+  // z = -sin th, th = 2 atan(16 u / 15): lowest, -1, at th = 90 degrees,
+  // u = 15/16, at (0, 0, -1). The face (-4,-4,-d), (4,-4,-d), (0,4,-d),
+  // d = 5/4 + 2^-20, normal (0,0,64), front z > -d: the vertex's height over
+  // it, d - sin th, stays at least 1/4 + 2^-20, outside the zone e = 1/4: no
+  // contact (for the double nearest 16/15 too: any tan_half >= 1 reaches
+  // 90 degrees). Near its lowest point, in the move's last eighth, only a fine
+  // subdivision rules the zone out.
+  const double d = 1.25 + 0x1p-20;
+  c.push_back({"vertex passing just outside the zone", VF, 0.25,
+               make({ex, Vec3{-4, -4, -d}, Vec3{4, -4, -d}, Vec3{0, 4, -d}}, rotate(o, ey, 16.0 / 15)), std::nullopt});
   // A half turn: the vertex (0, 2, 0) about x, tan_half +inf, is at
   // (0, 2 cos th, 2 sin th), th = 2 atan(u / (1 - u)): 90 degrees at u = 1/2,
   // 180 at u = 1. The face (-1,0,1), (1,0,1), (0,0,3) in the plane y = 0
@@ -499,6 +510,7 @@ RigidQuery other_mover(RigidQuery q) {
 /// A hand case's answer: its contact within the mode's promise.
 void check_hand(const HandCase& c, Mode mode, const test::Answer& a) {
   INFO(test::describe(a));
+  if (a.hit) CHECK((a.toi >= 0 && a.toi <= 1));  // a contact, even uncertain, lies in the step
   if (!c.contact) {
     CHECK((!a.hit || (mode == Mode::conservative && a.status == Status::uncertain)));
     return;
@@ -538,6 +550,37 @@ TEST_CASE("rigid.kernels.hand-derived cases, either mover, moved and scaled") {
           INFO(impl, " ", to_string(mode));
           check_hand(c, mode, serial(soa.view, options(mode, expel)).answers.at(0));
         }
+      }
+    }
+  }
+}
+
+TEST_CASE("rigid.kernels.expel zone, rotation: a contact just after the move is not in it (fuzzer-found)") {
+  // fuzz_rigid_vf_exact's query: the whole move is ruled out, the move's last
+  // eighth only in finer parts; the kernel once answered an uncertain hit at
+  // u = 1 + 2^-8, from parts past the move's end. Judged by the oracle.
+  RestoreAuto restore;
+  RigidQuery q;
+  q.points = {Vec3{0x1.904a7787de2d6p-2, 0x1.57203ee4d2b66p-2, 0x1.7149461458053p-1},
+              Vec3{0x1.c88718ec2a0dap-1, 0x1.2ff576473f328p-3, 0x1.9791fd8c69df6p-1},
+              Vec3{0x1.a0c3aa98d7cfp-1, 0x1.801d479191256p-1, 0x1.a63826bf83d76p-1},
+              Vec3{0x1.ec4422c9ecd52p-1, 0x1.32d139c21439p-4, 0x1.0796a582c7c1dp-1}};
+  q.motion = RigidMotion::rotate({0x1.fa00398885334p-2, 0x1.5f652567a16b7p-1, 0x1.88bd0f73ffc7fp-1},
+                                 {0x1.48dc9a94460e8p-2, -0x1.47636daf3961p-1, 0x1.5cecf49077ecep-1},
+                                 -0x1.3fd5aeb1a96cap+0);
+  const double expel = 0.5;
+  for (const RigidQuery& v : {q, other_mover(q)}) {
+    INFO(test::describe(v));
+    const Result o = rigid_exact_ccd(VF, v, expel);
+    REQUIRE(!o.hit);
+    const HandCase c{"fuzzer-found", VF, expel, v, std::nullopt};
+    const RigidQuery one[1] = {v};
+    const test::RigidSoa soa(VF, v.motion.type, one, 1, 0, true);
+    for (const std::string& impl : runnable_implementations()) {
+      REQUIRE(set_implementation(impl));
+      for (Mode mode : {Mode::exact, Mode::conservative}) {
+        INFO(impl, " ", to_string(mode));
+        check_hand(c, mode, serial(soa.view, options(mode, expel)).answers.at(0));
       }
     }
   }

@@ -470,18 +470,20 @@ void rotation_zone(Tile& t, const double* const* coord, std::size_t i, double ex
   // The whole move in kZonePieces pieces; then, twice, the first piece not
   // ruled out in as many parts, for a tighter lower bound of the toi (a
   // lane whose every part is ruled out keeps the piece's end as its bound).
+  // Every piece before `first` is ruled out, so a lane whose bound reaches 1
+  // has no contact in the move (and no piece left to refine).
   M ruled_out_so_far = L::but_not(L::le(zero, zero), constant);
   V first = inf;
   scan(zero, 1.0 / kZonePieces, ruled_out_so_far, first);
   double width = 1.0 / kZonePieces;
   for (int level = 0; level < 2; ++level) {
-    M refine = L::lt(first, inf);
+    M refine = L::lt(first, one);
     V finer = first;
     scan(L::select(refine, first, zero), width / kZonePieces, refine, finer);
     first = L::select(refine, L::min(one, L::add(first, L::set(width))), finer);
     width /= kZonePieces;
   }
-  const M miss = L::either(constant, ruled_out_so_far);
+  const M miss = L::either(constant, L::ge(first, one));
   const V verdict = L::select(miss, verdict_value<L>(Verdict::miss), verdict_value<L>(Verdict::uncertain));
   L::store(L::select(valid_rigid_input<L, RigidMotionType::rotation>(q), verdict, verdict_value<L>(Verdict::invalid)),
            t.verdict + i);
