@@ -112,7 +112,9 @@ void Boxes::resize(std::size_t n) {
 
 void compute_swept_boxes(const Mesh& mesh, double margin, MeshBoxes& out) {
   HWY_DYNAMIC_DISPATCH(SweptBoxes)(mesh, margin, out);
-  out.frames.body.clear();  // frames of other positions would drop pairs that touch
+  // Frames and slabs of other positions would drop pairs that touch.
+  out.frames.body.clear();
+  for (DiagonalSlabs* s : {&out.vertex_slabs, &out.edge_slabs, &out.face_slabs}) s->bounds.clear();
 }
 
 }  // namespace simdccd

@@ -12,6 +12,8 @@
 #include <string>
 #include <utility>
 
+#include <gmpxx.h>
+
 #include "broad/lo_order.hpp"
 #include "broad/off_axis_scan.hpp"
 #include "common/next_representable.hpp"
@@ -54,13 +56,26 @@ bool overlap(const Boxes& a, std::size_t i, const Boxes& b, std::size_t j) {
   return true;
 }
 
-// Every pair tested: the definition of the candidates.
+// Slabs i of `a` and j of `b` overlap on every direction (none given: they do).
+bool slabs_meet(const DiagonalSlabs& a, std::size_t i, const DiagonalSlabs& b, std::size_t j) {
+  constexpr int n = DiagonalSlabs::kDirections;
+  if (a.size() == 0 || b.size() == 0) return true;
+  for (int k = 0; k < n; ++k) {
+    if (a.bounds[i][n + k] < b.bounds[j][k] || b.bounds[j][n + k] < a.bounds[i][k]) return false;
+  }
+  return true;
+}
+
+// Every pair tested: the definition of the candidates (with the slabs when
+// the boxes have them).
 Candidates brute_force(const Mesh& m, const MeshBoxes& b) {
   Candidates c;
   for (std::size_t v = 0; v < m.x0.size(); ++v) {
     for (std::size_t f = 0; f < m.faces.size(); ++f) {
       const bool in_face = std::find(m.faces[f].begin(), m.faces[f].end(), std::int32_t(v)) != m.faces[f].end();
-      if (!in_face && overlap(b.vertices, v, b.faces, f)) c.vf.push_back({std::int32_t(v), std::int32_t(f)});
+      if (!in_face && overlap(b.vertices, v, b.faces, f) && slabs_meet(b.vertex_slabs, v, b.face_slabs, f)) {
+        c.vf.push_back({std::int32_t(v), std::int32_t(f)});
+      }
     }
   }
   for (std::size_t e = 0; e < m.edges.size(); ++e) {
@@ -68,7 +83,9 @@ Candidates brute_force(const Mesh& m, const MeshBoxes& b) {
       const auto [a, b2] = m.edges[e];
       const auto [c2, d] = m.edges[g];
       const bool shared = a == c2 || a == d || b2 == c2 || b2 == d;
-      if (!shared && overlap(b.edges, e, b.edges, g)) c.ee.push_back({std::int32_t(e), std::int32_t(g)});
+      if (!shared && overlap(b.edges, e, b.edges, g) && slabs_meet(b.edge_slabs, e, b.edge_slabs, g)) {
+        c.ee.push_back({std::int32_t(e), std::int32_t(g)});
+      }
     }
   }
   return c;
@@ -545,6 +562,111 @@ TEST_CASE("broad.body frames drop no pair that touches (linear and space-time or
   }
 }
 
+// ------------------------------------------------------------ diagonal slabs
+
+// Whether slab k of `s` at i holds every projection of `points` on direction
+// k (x+y, x-y, y+z, y-z, z+x, z-x), widened by `widen`, in rationals.
+bool slab_holds(const DiagonalSlabs& s, std::size_t i, const std::vector<Vec3>& points, double widen) {
+  constexpr int n = DiagonalSlabs::kDirections;
+  static constexpr int first[n] = {0, 0, 1, 1, 2, 2}, second[n] = {1, 1, 2, 2, 0, 0}, sign[n] = {1, -1, 1, -1, 1, -1};
+  for (const Vec3& p : points) {
+    const double c[3] = {p.x, p.y, p.z};
+    for (int k = 0; k < n; ++k) {
+      const mpq_class proj = mpq_class(c[first[k]]) + sign[k] * mpq_class(c[second[k]]);
+      if (!(mpq_class(double(s.bounds[i][k])) <= proj - mpq_class(widen))) return false;
+      if (!(proj + mpq_class(widen) <= mpq_class(double(s.bounds[i][n + k])))) return false;
+    }
+  }
+  return true;
+}
+
+TEST_CASE("broad.diagonal slabs hold every point of the step, and the sweep with them equals brute force") {
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    // Coarse grids (touching slabs), scaled to tiny (subnormal) and huge magnitudes.
+    for (const int exponent : {0, -1070, 50}) {
+      const double scale = std::ldexp(1.0, exponent), margin = seed % 2 == 0 ? 0.125 * scale : 0.0;
+      CAPTURE(seed);
+      CAPTURE(exponent);
+      CAPTURE(margin);
+      Mesh m = random_mesh(seed, 60, 80, seed == 3 ? 2 : -1);
+      for (std::size_t v = 0; v < m.x0.size(); ++v) {
+        for (Vec3* p : {&m.x0[v], &m.x1[v]}) *p = {p->x * scale, p->y * scale, p->z * scale};
+      }
+      MeshBoxes b;
+      compute_swept_boxes(m, margin, b);
+      compute_diagonal_slabs(m, margin, b);
+      REQUIRE(b.vertex_slabs.size() == m.x0.size());
+      REQUIRE(b.edge_slabs.size() == m.edges.size());
+      REQUIRE(b.face_slabs.size() == m.faces.size());
+      for (std::size_t v = 0; v < m.x0.size(); ++v) CHECK(slab_holds(b.vertex_slabs, v, {m.x0[v], m.x1[v]}, 2 * margin));
+      for (std::size_t e = 0; e < m.edges.size(); ++e) {
+        const auto [p, q] = m.edges[e];
+        CHECK(slab_holds(b.edge_slabs, e, {m.x0[p], m.x1[p], m.x0[q], m.x1[q]}, 2 * margin));
+      }
+      for (std::size_t f = 0; f < m.faces.size(); ++f) {
+        std::vector<Vec3> points;
+        for (const std::int32_t v : m.faces[f]) points.push_back(m.x0[v]), points.push_back(m.x1[v]);
+        CHECK(slab_holds(b.face_slabs, f, points, 2 * margin));
+      }
+      const Candidates truth = brute_force(m, b);
+      for (const SweepGrid grid : {SweepGrid::automatic, SweepGrid::never, SweepGrid::always}) {
+        SortAndSweep s(grid);
+        s.sort(m, b);
+        check_same(sorted(s.candidates()), truth);
+      }
+    }
+  }
+}
+
+TEST_CASE("broad.diagonal slabs: a pair whose boxes meet but whose x+y slabs are apart") {
+  // Edge a from (0,1,0) to (1,0,0) lies on x+y = 1, edge b from (0,0.4,-1) to
+  // (0.4,0,1) on x+y = 0.4; both still. Their boxes, [0,1]x[0,1]x[0,0] and
+  // [0,0.4]x[0,0.4]x[-1,1], overlap, their x+y slabs [1,1] and [0.4,0.4] do
+  // not: the edges are at least 0.6 / sqrt 2 (about 0.42) apart. With the
+  // margin 0.25 the slabs widen by 0.5 and meet: pairs within 2 margin = 0.5
+  // are kept.
+  Mesh m;
+  m.x0 = {{0, 1, 0}, {1, 0, 0}, {0, 0.4, -1}, {0.4, 0, 1}};
+  m.x1 = m.x0;
+  m.edges = {{0, 1}, {2, 3}};
+  for (const double margin : {0.0, 0.25}) {
+    CAPTURE(margin);
+    MeshBoxes b;
+    compute_swept_boxes(m, margin, b);
+    SortAndSweep s;
+    s.sort(m, b);
+    CHECK(s.candidates().ee == std::vector<CandidatePair>{{0, 1}});  // boxes alone
+    compute_diagonal_slabs(m, margin, b);
+    s.sort(m, b);
+    CHECK(s.candidates().ee.size() == (margin == 0 ? 0u : 1u));
+    compute_swept_boxes(m, margin, b);  // clears the slabs
+    s.sort(m, b);
+    CHECK(s.candidates().ee.size() == 1);
+  }
+}
+
+TEST_CASE("broad.diagonal slabs: a vertex out of the domain spans every direction") {
+  // Like its box: its pairs must reach the kernels and be reported invalid.
+  Mesh m = random_mesh(9, 20, 20, -1);
+  const double big = 0x1p61;
+  for (const double bad : {double(NAN), double(INFINITY), -big, big}) {
+    CAPTURE(bad);
+    Mesh broken = m;
+    broken.x1[5].y = bad;
+    MeshBoxes b;
+    compute_swept_boxes(broken, 0, b);
+    compute_diagonal_slabs(broken, 0, b);
+    for (int k = 0; k < 2 * DiagonalSlabs::kDirections; ++k) {
+      CHECK(std::isinf(b.vertex_slabs.bounds[5][k]));
+    }
+    CHECK(b.vertex_slabs.bounds[4] == [&] {
+      MeshBoxes c;
+      compute_diagonal_slabs(m, 0, c);
+      return c.vertex_slabs.bounds[4];
+    }());
+  }
+}
+
 TEST_CASE("broad.candidate counts of the simulation scenes") {
   // The counts the issue measured (swept boxes, adjacent pairs excluded), and
   // every pair the data set lists must be among the candidates.
@@ -558,6 +680,20 @@ TEST_CASE("broad.candidate counts of the simulation scenes") {
     const Candidates c = sorted(s.candidates());
     CHECK(c.vf.size() == scene.vf_candidates);
     CHECK(c.ee.size() == scene.ee_candidates);
+    // With the diagonal slabs: fewer, every colliding listed pair among them.
+    compute_diagonal_slabs(m, 0, b);
+    s.sort(m, b);
+    const Candidates fewer = sorted(s.candidates());
+    CHECK(fewer.vf.size() < c.vf.size());
+    CHECK(fewer.ee.size() < c.ee.size());
+    for (const bool vf : {true, false}) {
+      const auto& kept = vf ? fewer.vf : fewer.ee;
+      std::size_t missing = 0;
+      for (const test::ListedPair& p : test::listed_pairs(scene, m, vf)) {
+        missing += p.collides && !std::binary_search(kept.begin(), kept.end(), p.pair);
+      }
+      CHECK_MESSAGE(missing == 0, (vf ? "vf" : "ee"));
+    }
     for (const bool vf : {true, false}) {
       const auto& all = vf ? c.vf : c.ee;
       std::size_t missing = 0;

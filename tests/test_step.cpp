@@ -60,14 +60,18 @@ TEST_CASE("step.exact mode equals the truth of every scene; conservative misses 
     for (const Mode mode : {Mode::exact, Mode::conservative}) {
       CAPTURE(to_string(mode));
       const StepResult r = ccd_step(m, with_mode(mode));
-      // Body frames drop pairs of one body (n-body: most of them), never a listed one.
+      // Body frames drop pairs of one body (n-body: most of them), slabs pairs
+      // far apart on a diagonal; never a colliding one (judged below).
       CHECK(r.stats.vf_candidates <= scene.vf_candidates);
       CHECK(r.stats.ee_candidates <= scene.ee_candidates);
       StepOptions plain = with_mode(mode);
       plain.body_frames = false;
+      plain.diagonal_slabs = false;
       const StepResult w = ccd_step(m, plain);
       CHECK(w.stats.vf_candidates == scene.vf_candidates);
       CHECK(w.stats.ee_candidates == scene.ee_candidates);
+      // Frames and slabs drop candidates (slabs on every scene), no collision.
+      CHECK(r.stats.ee_candidates < w.stats.ee_candidates);
       CHECK(w.vf == r.vf);  // the same collisions, toi included
       CHECK(w.ee == r.ee);
       CHECK(r.stats.vf.invalid + r.stats.ee.invalid == 0);
@@ -141,6 +145,7 @@ TEST_CASE("step.keeps the candidates when asked, and only then") {
   MeshBoxes b;
   compute_swept_boxes(m, 0, b);
   compute_body_frames(m, 0, b.frames);
+  compute_diagonal_slabs(m, 0, b);
   SortAndSweep s;
   s.sort(m, b);
   const Candidates all = s.candidates();

@@ -349,7 +349,9 @@ int run_compare_models(std::span<const std::string_view> argv) {
     StepOptions options;
     options.narrow.mode = Mode::exact;
     options.threads = linear.threads();
-    options.body_frames = false;  // every swept-box candidate, the pairs frames drop included
+    // Every swept-box candidate, the pairs frames and slabs drop included.
+    options.body_frames = false;
+    options.diagonal_slabs = false;
     const StepResult by_linear = run_step_with_progress(mesh, options);
     options.model = StepModel::spacetime;
     const StepResult by_spacetime = run_step_with_progress(mesh, options);

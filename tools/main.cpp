@@ -25,7 +25,7 @@ Usage:
   simdccd random [--type vf|ee] [--count N] [--seed S] [KERNEL OPTIONS] [--json]
   simdccd compare-models [--type vf|ee] [--count N] [--seed S] [--target NAME]
                          [--threads N] [--json] [PATH... | --step FRAME0 FRAME1]
-  simdccd step [KERNEL OPTIONS] [--json] [--no-body-frames] FRAME0.ply FRAME1.ply
+  simdccd step [KERNEL OPTIONS] [--json] [--no-body-frames] [--no-diagonal-slabs] FRAME0.ply FRAME1.ply
                [--truth BOXES_VF BOXES_EE MMA_VF MMA_EE]
   simdccd polyhedra [--scene NAME] [--list] [--mode M] [--expel E] [--target T]
                     [--threads N] [--contacts] [--json]

@@ -117,6 +117,7 @@ struct StepJob {
   bool json = false;
   bool verify = false;
   bool body_frames = true;
+  bool diagonal_slabs = true;
 };
 
 std::string rate(std::uint64_t n, double seconds) {
@@ -132,6 +133,7 @@ int run_step_job(const Engine& engine, const StepJob& job) {
   options.threads = engine.threads();
   options.keep_candidates = job.verify;
   options.body_frames = job.body_frames;
+  options.diagonal_slabs = job.diagonal_slabs;
   const StepResult r = run_step_with_progress(mesh, options);
   std::optional<Verification> checked;
   if (job.verify) {
@@ -244,7 +246,7 @@ int run_step(std::span<const std::string_view> argv) {
     i += 4;
   }
   static constexpr OptionSpec kOptions[] = {
-      {"--json", false}, {"--no-body-frames", false}, {"--help", false}, {"-h", false}};
+      {"--json", false}, {"--no-body-frames", false}, {"--no-diagonal-slabs", false}, {"--help", false}, {"-h", false}};
   const Args args(rest, kOptions, kEngineOptions);
   if (args.flag("--help") || args.flag("-h")) {
     print_usage();
@@ -255,7 +257,8 @@ int run_step(std::span<const std::string_view> argv) {
   if (engine.target() == kXsimdTarget) throw UsageError("step runs the dispatched kernels, not xsimd");
   if (is_rigid(engine.model())) throw UsageError("step runs the linear and space-time models, not the rigid ones");
   StepJob job{fs::path(args.positionals()[0]), fs::path(args.positionals()[1]), std::nullopt,
-              args.flag("--json"), args.flag("--verify"), !args.flag("--no-body-frames")};
+              args.flag("--json"), args.flag("--verify"), !args.flag("--no-body-frames"),
+              !args.flag("--no-diagonal-slabs")};
   if (!truth.empty()) job.truth = TruthFiles{truth[0], truth[1], truth[2], truth[3]};
   return run_step_job(engine, job);
 }

@@ -7,6 +7,7 @@
 #include <tbb/task_arena.h>
 
 #include "broad/blocks.hpp"
+#include "broad/diagonal_slabs.hpp"
 #include "broad/lo_order.hpp"
 #include "broad/off_axis_grid.hpp"
 #include "broad/off_axis_scan.hpp"
@@ -82,7 +83,7 @@ void gather_frames(Sorted& s, const LargeVector<Sorted::Frame>& vertex) {
 
 // The sorted copies the sweep reads, axis `axis` first.
 template <class VerticesOf>
-void gather(Sorted& s, const Boxes& boxes, int axis, const VerticesOf& vertices_of) {
+void gather(Sorted& s, const Boxes& boxes, const DiagonalSlabs* slabs, int axis, const VerticesOf& vertices_of) {
   const std::size_t n = s.order.size();
   s.elements.resize(n);
   for_each_block(n, [&](std::size_t i) {
@@ -95,6 +96,7 @@ void gather(Sorted& s, const Boxes& boxes, int axis, const VerticesOf& vertices_
     }
     out.vertices = vertices_of(e);
     out.index = e;
+    out.slabs = broad::slab_key(slabs, e);
   });
 }
 
@@ -243,7 +245,7 @@ void list_cells(Sorted& s, const broad::OffAxisGrid& g) {
   for_each_block(entries, [&](std::size_t e) {
     const auto i = static_cast<std::size_t>(element[e]);
     const Sorted::Element& x = s.elements[i];
-    s.entries[e] = {x.hi[0], x.lo[1], x.hi[1], x.lo[2], x.hi[2], x.vertices, x.index, home[e]};
+    s.entries[e] = {x.hi[0], x.lo[1], x.hi[1], x.lo[2], x.hi[2], x.vertices, x.index, x.slabs, home[e]};
     s.entry_lo[e] = x.lo[0];
     s.scan_box[0][e] = broad::float_below(x.lo[0]);
     for (int k = 1; k < 3; ++k) {
@@ -341,12 +343,16 @@ void SortAndSweep::resort(const Mesh& mesh, const MeshBoxes& boxes) {
 }
 
 void SortAndSweep::finish(const Mesh& mesh, const MeshBoxes& boxes) {
-  gather(vertices_, boxes.vertices, axis_,
+  // Slabs are used only when every set has them (stale or none: whole lines).
+  const bool slabs = boxes.vertex_slabs.size() == boxes.vertices.size() &&
+                     boxes.edge_slabs.size() == boxes.edges.size() && boxes.face_slabs.size() == boxes.faces.size();
+  const auto slabs_of = [&](const DiagonalSlabs& d) { return slabs ? &d : nullptr; };
+  gather(vertices_, boxes.vertices, slabs_of(boxes.vertex_slabs), axis_,
          [](std::int32_t v) { return std::array<std::int32_t, 3>{v, -1, -1}; });
-  gather(edges_, boxes.edges, axis_, [&](std::int32_t e) {
+  gather(edges_, boxes.edges, slabs_of(boxes.edge_slabs), axis_, [&](std::int32_t e) {
     return std::array<std::int32_t, 3>{mesh.edges[e][0], mesh.edges[e][1], -1};
   });
-  gather(faces_, boxes.faces, axis_, [&](std::int32_t f) { return mesh.faces[f]; });
+  gather(faces_, boxes.faces, slabs_of(boxes.face_slabs), axis_, [&](std::int32_t f) { return mesh.faces[f]; });
   // Used only when it covers the vertices (a stale or empty one is ignored).
   const bool frames = boxes.frames.body.size() == boxes.vertices.size() &&
                       boxes.frames.vertices.size() == boxes.vertices.size();
@@ -423,6 +429,7 @@ void SortAndSweep::sweep(std::size_t c, std::size_t batch, const CandidateSink& 
     const double lo1 = primary.lo1, hi1 = primary.hi1, lo2 = primary.lo2, hi2 = primary.hi2;
     const std::array<std::int32_t, 3> vertices = primary.vertices;
     const std::int32_t element = primary.index;
+    const Sorted::SlabKey slabs = primary.slabs;
     // The scan stops past the boxes with lo <= hi (in floats; rechecked here).
     for (std::size_t from = first; from < end; from += kScanPiece) {
       bool past = false;
@@ -442,7 +449,7 @@ void SortAndSweep::sweep(std::size_t c, std::size_t batch, const CandidateSink& 
           case Part::vertices_over_faces: pair = {element, other}; break;
           case Part::edges: pair = {std::min(element, other), std::max(element, other)};
         }
-        emit.keep(overlap & !shares_vertex(vertices, x.vertices));
+        emit.keep(overlap & !shares_vertex(vertices, x.vertices) & broad::slabs_overlap(x.slabs, slabs));
       }
       if (past) break;
     }

@@ -107,6 +107,7 @@ StepResult run_step(const Mesh& mesh, MeshBoxes& boxes, SortAndSweep& sweep, boo
   double setup_seconds = 0;
   const auto body = [&] {
     compute_swept_boxes(mesh, margin, boxes);
+    if (options.diagonal_slabs) compute_diagonal_slabs(mesh, margin, boxes);
     if (options.body_frames) {
       compute_body_frames(mesh, margin, boxes.frames);
     } else {

@@ -1,0 +1,42 @@
+// How the sweep compares the elements' DiagonalSlabs (broad_phase.hpp).
+// Internal.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+#include "simdccd/broad_phase.hpp"
+
+namespace simdccd::broad {
+
+using SlabKey = SortAndSweep::Sorted::SlabKey;
+
+/// The key of an element's slabs (Sorted::SlabKey); whole lines without them.
+inline SlabKey slab_key(const DiagonalSlabs* slabs, std::int32_t element) {
+  constexpr int n = DiagonalSlabs::kDirections;
+  SlabKey key;
+  key.fill(-std::numeric_limits<float>::infinity());
+  if (slabs == nullptr) return key;
+  const auto& b = slabs->bounds[std::size_t(element)];
+  for (int k = 0; k < n; ++k) key[k] = b[k], key[n + k] = -b[n + k];
+  return key;
+}
+
+/// Whether two elements' slabs overlap on every direction: a.lo <= b.hi and
+/// b.lo <= a.hi, that is a's key against (b.hi, -b.lo), lane by lane.
+inline bool slabs_overlap(const SlabKey& a, const SlabKey& b) {
+  // Three compares of four lanes (GCC and Clang vector extensions, SSE2 or NEON).
+  typedef float Four __attribute__((vector_size(16)));
+  typedef int FourMask __attribute__((vector_size(16)));
+  constexpr int n = DiagonalSlabs::kDirections;
+  SlabKey against;
+  for (int k = 0; k < n; ++k) against[k] = -b[n + k], against[n + k] = -b[k];
+  Four x[3], y[3];
+  std::memcpy(x, a.data(), sizeof x);
+  std::memcpy(y, against.data(), sizeof y);
+  const FourMask all = (x[0] <= y[0]) & (x[1] <= y[1]) & (x[2] <= y[2]);
+  return (all[0] & all[1] & all[2] & all[3]) != 0;
+}
+
+}  // namespace simdccd::broad
