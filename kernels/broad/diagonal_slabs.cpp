@@ -6,6 +6,7 @@
 
 #include "broad/blocks.hpp"
 #include "simdccd/broad_phase.hpp"
+#include "simdccd/simd/error_bounds.hpp"
 
 namespace simdccd {
 
@@ -27,7 +28,9 @@ void vertex_slabs(const Vec3& a, const Vec3& b, double widen, std::array<float, 
   const double p[3] = {a.x, a.y, a.z}, q[3] = {b.x, b.y, b.z};
   constexpr double inf = std::numeric_limits<double>::infinity();
   bool in_domain = true;  // false also for NaN
-  for (int k = 0; k < 3; ++k) in_domain &= (std::abs(p[k]) <= 0x1p60) & (std::abs(q[k]) <= 0x1p60);
+  for (int k = 0; k < 3; ++k) {
+    in_domain &= (std::abs(p[k]) <= simd::kMaxCoordinate) & (std::abs(q[k]) <= simd::kMaxCoordinate);
+  }
   for (int k = 0; k < n; ++k) {
     const double s = p[kFirst[k]] + kSign[k] * p[kSecond[k]], t = q[kFirst[k]] + kSign[k] * q[kSecond[k]];
     const double low = std::min(s, t), high = std::max(s, t);

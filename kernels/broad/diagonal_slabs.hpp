@@ -23,18 +23,24 @@ inline SlabKey slab_key(const DiagonalSlabs* slabs, std::int32_t element) {
   return key;
 }
 
-/// Whether two elements' slabs overlap on every direction: a.lo <= b.hi and
-/// b.lo <= a.hi, that is a's key against (b.hi, -b.lo), lane by lane.
-inline bool slabs_overlap(const SlabKey& a, const SlabKey& b) {
+/// What another element's key is compared against: (hi, -lo), made once
+/// per primary box of the sweep.
+inline SlabKey slab_reach(const SlabKey& key) {
+  constexpr int n = DiagonalSlabs::kDirections;
+  SlabKey reach;
+  for (int k = 0; k < n; ++k) reach[k] = -key[n + k], reach[n + k] = -key[k];
+  return reach;
+}
+
+/// Whether two elements' slabs overlap on every direction (a.lo <= b.hi and
+/// b.lo <= a.hi): a's key against b's reach, lane by lane.
+inline bool slabs_overlap(const SlabKey& a, const SlabKey& reach) {
   // Three compares of four lanes (GCC and Clang vector extensions, SSE2 or NEON).
   typedef float Four __attribute__((vector_size(16)));
   typedef int FourMask __attribute__((vector_size(16)));
-  constexpr int n = DiagonalSlabs::kDirections;
-  SlabKey against;
-  for (int k = 0; k < n; ++k) against[k] = -b[n + k], against[n + k] = -b[k];
   Four x[3], y[3];
   std::memcpy(x, a.data(), sizeof x);
-  std::memcpy(y, against.data(), sizeof y);
+  std::memcpy(y, reach.data(), sizeof y);
   const FourMask all = (x[0] <= y[0]) & (x[1] <= y[1]) & (x[2] <= y[2]);
   return (all[0] & all[1] & all[2] & all[3]) != 0;
 }

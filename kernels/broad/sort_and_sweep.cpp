@@ -429,7 +429,7 @@ void SortAndSweep::sweep(std::size_t c, std::size_t batch, const CandidateSink& 
     const double lo1 = primary.lo1, hi1 = primary.hi1, lo2 = primary.lo2, hi2 = primary.hi2;
     const std::array<std::int32_t, 3> vertices = primary.vertices;
     const std::int32_t element = primary.index;
-    const Sorted::SlabKey slabs = primary.slabs;
+    const Sorted::SlabKey reach = broad::slab_reach(primary.slabs);
     // The scan stops past the boxes with lo <= hi (in floats; rechecked here).
     for (std::size_t from = first; from < end; from += kScanPiece) {
       bool past = false;
@@ -449,7 +449,7 @@ void SortAndSweep::sweep(std::size_t c, std::size_t batch, const CandidateSink& 
           case Part::vertices_over_faces: pair = {element, other}; break;
           case Part::edges: pair = {std::min(element, other), std::max(element, other)};
         }
-        emit.keep(overlap & !shares_vertex(vertices, x.vertices) & broad::slabs_overlap(x.slabs, slabs));
+        emit.keep(overlap & !shares_vertex(vertices, x.vertices) & broad::slabs_overlap(x.slabs, reach));
       }
       if (past) break;
     }
