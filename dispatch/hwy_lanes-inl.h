@@ -67,6 +67,30 @@ struct HwyLanes {
   static M but_not(M a, M b) { return hn::AndNot(b, a); }  // AndNot(x, y) = ~x & y
   static bool any(M m) { return !hn::AllFalse(D(), m); }
   static bool all(M m) { return hn::AllTrue(D(), m); }
+  // Compress in a register, then a plain store (AVX-512's compress to memory
+  // is microcoded on AMD). Highway 1.0's Compress of 64-bit lanes on AVX2 and
+  // AVX-512 copies a table of up to 2 KiB to the stack on every call with
+  // GCC 12, so those two use VCOMPRESSPD and a permutation of their own.
+  static std::size_t compress_store(V v, M m, double* p) {
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+    hn::StoreU(V{_mm512_maskz_compress_pd(m.raw, v.raw)}, D(), p);
+    return static_cast<std::size_t>(__builtin_popcount(m.raw));
+#elif HWY_TARGET == HWY_AVX2
+    // 32-bit halves of the kept doubles first, for each 4-bit mask.
+    alignas(32) static constexpr int kHalves[16][8] = {
+        {0, 1, 2, 3, 4, 5, 6, 7}, {0, 1, 2, 3, 4, 5, 6, 7}, {2, 3, 0, 1, 4, 5, 6, 7}, {0, 1, 2, 3, 4, 5, 6, 7},
+        {4, 5, 0, 1, 2, 3, 6, 7}, {0, 1, 4, 5, 2, 3, 6, 7}, {2, 3, 4, 5, 0, 1, 6, 7}, {0, 1, 2, 3, 4, 5, 6, 7},
+        {6, 7, 0, 1, 2, 3, 4, 5}, {0, 1, 6, 7, 2, 3, 4, 5}, {2, 3, 6, 7, 0, 1, 4, 5}, {0, 1, 2, 3, 6, 7, 4, 5},
+        {4, 5, 6, 7, 0, 1, 2, 3}, {0, 1, 4, 5, 6, 7, 2, 3}, {2, 3, 4, 5, 6, 7, 0, 1}, {0, 1, 2, 3, 4, 5, 6, 7}};
+    const int bits = _mm256_movemask_pd(m.raw);
+    const __m256i order = _mm256_load_si256(reinterpret_cast<const __m256i*>(kHalves[bits]));
+    hn::StoreU(V{_mm256_castsi256_pd(_mm256_permutevar8x32_epi32(_mm256_castpd_si256(v.raw), order))}, D(), p);
+    return static_cast<std::size_t>(__builtin_popcount(static_cast<unsigned>(bits)));
+#else
+    hn::StoreU(hn::Compress(v, m), D(), p);
+    return hn::CountTrue(D(), m);
+#endif
+  }
 };
 
 }  // namespace simdccd::simd::HWY_NAMESPACE

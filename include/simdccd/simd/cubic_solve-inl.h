@@ -206,6 +206,23 @@ void solve_cubic(const double* const* cubic, double* verdict_row, double* toi_ro
   L::store(cursor, cursor_row + i);
 }
 
+/// The lanes of `rows` (a whole number of vectors) whose verdict is
+/// `candidate`, moved to the front in order by `move(i, keep, n)` (the
+/// vector at row i, its lanes to keep, the rows kept before it; returns how
+/// many it kept). In place is safe: n <= i, so a vector is loaded before any
+/// store reaches it, and a store of lanes() values from n stays below i + lanes().
+template <class L, class Move>
+std::size_t compact_candidates(const double* verdict, std::size_t rows, const Move& move) {
+  using V = typename L::V;
+  const V candidate = verdict_value<L>(Verdict::candidate);
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < rows; i += L::lanes()) {
+    const V v = L::load(verdict + i);
+    n += move(i, L::both(L::le(v, candidate), L::ge(v, candidate)), n);
+  }
+  return n;
+}
+
 /// Compacts the candidates of a screened tile (verdict `candidate`; members
 /// count, coord, cubic, verdict, toi and their candidate_ copies, index,
 /// candidates, as linear::Tile and rigid::Tile have), so that vectors of stage
@@ -216,30 +233,31 @@ void solve_cubic(const double* const* cubic, double* verdict_row, double* toi_ro
 /// which finishes them, so that both rounds run on full vectors.
 template <class L, class TileT, class MakeInclusion>
 void solve_candidates(TileT& t, double tolerance, const MakeInclusion& make_inclusion) {
+  using M = typename L::M;
   constexpr std::size_t kRows = std::extent_v<decltype(t.coord)>;
   const std::size_t lanes = L::lanes();
   const double candidate = static_cast<double>(static_cast<int>(Verdict::candidate));
-  t.candidates = 0;
-  for (std::size_t i = 0; i < t.count; ++i) {
-    if (t.verdict[i] == candidate) t.index[t.candidates++] = static_cast<std::uint16_t>(i);
-  }
-  std::uint16_t origin[kTileSize];  // the tile's query in each compacted row
-  double cursor[kTileSize];
-  const auto gather = [&](auto& to, const auto& from, const std::uint16_t* rows, std::size_t n) {
-    for (std::size_t k = 0; k < std::extent_v<std::remove_reference_t<decltype(to)>>; ++k) {
-      for (std::size_t c = 0; c < n; ++c) to[k][c] = from[k][rows[c]];
-    }
-  };
-  gather(t.candidate_coord, t.coord, t.index, t.candidates);
-  gather(t.candidate_cubic, t.cubic, t.index, t.candidates);
-  std::copy(t.index, t.index + t.candidates, origin);
-  std::fill(t.candidate_verdict, t.candidate_verdict + t.candidates, candidate);
-  std::fill(cursor, cursor + t.candidates, 0.0);
+  const double settled = static_cast<double>(static_cast<int>(Verdict::miss));
+  alignas(64) double origin[kTileSize];  // the tile's query in each compacted row
+  alignas(64) double cursor[kTileSize];
+  alignas(64) double query[kTileSize];
+  for (std::size_t i = 0; i < kTileSize; ++i) query[i] = static_cast<double>(i);
+  // Stage 1's padding repeats the last query: its copies are no candidates.
+  const std::size_t screened = (t.count + lanes - 1) / lanes * lanes;
+  std::fill(t.verdict + t.count, t.verdict + screened, settled);
+  std::size_t rows = compact_candidates<L>(t.verdict, screened, [&](std::size_t i, M keep, std::size_t n) {
+    for (std::size_t k = 0; k < kRows; ++k) L::compress_store(L::load(t.coord[k] + i), keep, t.candidate_coord[k] + n);
+    for (int k = 0; k < 8; ++k) L::compress_store(L::load(t.cubic[k] + i), keep, t.candidate_cubic[k] + n);
+    return L::compress_store(L::load(query + i), keep, origin + n);
+  });
+  t.candidates = rows;
+  for (std::size_t c = 0; c < rows; ++c) t.index[c] = static_cast<std::uint16_t>(origin[c]);
+  std::fill(t.candidate_verdict, t.candidate_verdict + rows, candidate);
+  std::fill(cursor, cursor + rows, 0.0);
   const double* coord[kRows];
   for (std::size_t k = 0; k < kRows; ++k) coord[k] = t.candidate_coord[k];
   const double* cubic[8];
   for (int k = 0; k < 8; ++k) cubic[k] = t.candidate_cubic[k];
-  std::size_t rows = t.candidates;
   for (int round = 0; rows > 0; ++round) {
     pad_to_vectors(t.candidate_cubic, rows, lanes);
     const std::size_t padded = pad_to_vectors(t.candidate_coord, rows, lanes);
@@ -251,22 +269,22 @@ void solve_candidates(TileT& t, double tolerance, const MakeInclusion& make_incl
                      make_inclusion(static_cast<const double* const*>(coord), i));
     }
     // Answers out; the rows still open move forward, in order.
-    std::uint16_t kept[kTileSize];
-    std::size_t open = 0;
     for (std::size_t c = 0; c < rows; ++c) {
-      if (t.candidate_verdict[c] == candidate) {
-        kept[open] = static_cast<std::uint16_t>(c);
-        origin[open] = origin[c], cursor[open] = cursor[c];
-        ++open;
-      } else {
-        t.verdict[origin[c]] = t.candidate_verdict[c];
-        t.toi[origin[c]] = t.candidate_toi[c];
-      }
+      if (t.candidate_verdict[c] == candidate) continue;
+      const auto o = static_cast<std::size_t>(origin[c]);
+      t.verdict[o] = t.candidate_verdict[c];
+      t.toi[o] = t.candidate_toi[c];
     }
-    gather(t.candidate_coord, t.candidate_coord, kept, open);  // kept[c] >= c: in place
-    gather(t.candidate_cubic, t.candidate_cubic, kept, open);
-    std::fill(t.candidate_verdict, t.candidate_verdict + open, candidate);
-    rows = open;
+    std::fill(t.candidate_verdict + rows, t.candidate_verdict + padded, settled);
+    rows = compact_candidates<L>(t.candidate_verdict, padded, [&](std::size_t i, M keep, std::size_t n) {
+      for (std::size_t k = 0; k < kRows; ++k) {
+        L::compress_store(L::load(t.candidate_coord[k] + i), keep, t.candidate_coord[k] + n);
+      }
+      for (int k = 0; k < 8; ++k) L::compress_store(L::load(t.candidate_cubic[k] + i), keep, t.candidate_cubic[k] + n);
+      L::compress_store(L::load(cursor + i), keep, cursor + n);
+      return L::compress_store(L::load(origin + i), keep, origin + n);
+    });
+    std::fill(t.candidate_verdict, t.candidate_verdict + rows, candidate);
   }
 }
 

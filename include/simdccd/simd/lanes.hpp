@@ -15,7 +15,9 @@
 //   M lt(V, V), le, gt, ge;
 //   V select(M, V yes, V no);
 //   M both(M, M), either(M, M), but_not(M a, M b) (a and not b);
-//   bool any(M), all(M).
+//   bool any(M), all(M);
+//   std::size_t compress_store(V v, M m, double* p): the lanes of v where m
+//     holds, in order, to p[0..count); returns count; may write p[count..lanes()).
 //
 // Every operation rounds once, as IEEE-754 double arithmetic does; the math
 // never fuses a multiply and an add, so all instantiations compute bit-identical
@@ -62,6 +64,10 @@ struct ScalarLanes {
   static M but_not(M a, M b) { return a && !b; }
   static bool any(M m) { return m; }
   static bool all(M m) { return m; }
+  static std::size_t compress_store(V v, M m, double* p) {
+    *p = v;
+    return m ? 1 : 0;
+  }
 };
 
 }  // namespace simdccd::simd

@@ -85,15 +85,18 @@ void scale_up_tiny_lanes(double (&rows)[kRows][kTileSize], std::size_t count, st
 /// the largest |coordinate| of each lane (NaN may be dropped).
 template <class L, int kCoords>
 typename L::M valid_input(const double* const* coord, std::size_t i, typename L::V& largest) {
-  typename L::M valid = L::le(L::set(0), L::set(1));
-  const typename L::V limit = L::set(kMaxCoordinate);
+  // No mask per coordinate (on AVX-512 each one is a trip through a general
+  // register): x - x is 0 for a finite x and NaN otherwise, so `junk` is NaN
+  // exactly where some coordinate is not finite.
+  using V = typename L::V;
+  V junk = L::set(0);
   largest = L::set(0);
   for (int k = 0; k < kCoords; ++k) {
-    const typename L::V x = L::abs(L::load(coord[k] + i));
-    valid = L::both(valid, L::le(x, limit));  // false for NaN
+    const V x = L::abs(L::load(coord[k] + i));
     largest = L::max(largest, x);
+    junk = L::add(junk, L::sub(x, x));
   }
-  return valid;
+  return L::le(L::add(largest, junk), L::set(kMaxCoordinate));  // false for NaN
 }
 
 /// valid_input without the largest coordinate.

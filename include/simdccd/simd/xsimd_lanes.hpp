@@ -61,6 +61,16 @@ struct XsimdLanes {
   static M but_not(M a, M b) { return a & ~b; }
   static bool any(M m) { return xsimd::any(m); }
   static bool all(M m) { return xsimd::all(m); }
+  static std::size_t compress_store(V v, M m, double* p) {
+    alignas(64) double value[V::size], keep[V::size];
+    v.store_aligned(value);
+    xsimd::select(m, V(1.0), V(0.0)).store_aligned(keep);
+    std::size_t count = 0;
+    for (std::size_t k = 0; k < V::size; ++k) {
+      if (keep[k] != 0) p[count++] = value[k];
+    }
+    return count;
+  }
 };
 
 }  // namespace simdccd::simd
