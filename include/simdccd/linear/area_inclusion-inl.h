@@ -21,7 +21,9 @@
 // agreeing, which certifies contacts on an edge or at an edge's end.
 // `inside`: inclusion holds at every root in the interval.
 // `outside`: it fails at every t, so at the root (or the primitives are
-// certified apart all along the interval). Neither: uncertain.
+// certified apart all along the interval). Neither: uncertain. The
+// separation check is left out on lanes of `enough` that are inside (the
+// caller needs no `outside` there).
 //
 // Defined in namespace simdccd::linear::SIMDCCD_TARGET_NAMESPACE: `portable`
 // by default, and once per Highway target in dispatch/linear_ccd.cc, which
@@ -241,7 +243,7 @@ void vanishing_orientations(const QueryLanes<L>& q, typename L::M& z12, typename
 }
 
 template <class L, QueryType kType>
-void area_inclusion(const QueryLanes<L>& q, typename L::V lo, typename L::V hi,
+void area_inclusion(const QueryLanes<L>& q, typename L::V lo, typename L::V hi, typename L::M enough,
                     typename L::M& inside, typename L::M& outside) {
   using V = typename L::V;
   using M = typename L::M;
@@ -307,10 +309,11 @@ void area_inclusion(const QueryLanes<L>& q, typename L::V lo, typename L::V hi,
     outside = L::either(L::either(opposes(e12, b12), opposes(e31, b31)),
                         L::either(opposes(d23, b23), opposes(e_all, b_all)));
   }
-  // Skipped only when it cannot change a lane: the answer never depends on
-  // which queries share a vector.
-  if (!L::all(outside)) {
-    outside = L::either(outside, separated_over_interval<L, kType, true>(q, lo, hi));
+  // Only on the lanes that need it, and skipped only when none does: the
+  // answer never depends on which queries share a vector.
+  const M need = L::but_not(L::but_not(L::le(zero, zero), outside), L::both(enough, inside));
+  if (L::any(need)) {
+    outside = L::either(outside, L::both(need, separated_over_interval<L, kType, true>(q, lo, hi)));
   }
   // A term that vanishes at every root counts as agreeing (the closed test
   // allows zeros), on the lanes still undecided only.

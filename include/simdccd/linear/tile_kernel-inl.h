@@ -143,9 +143,9 @@ void decide_tile(Tile& t, double tolerance) {
                              [&](const double* const* coord, std::size_t i) { detail::screen<L, kType>(t, coord, i); });
 
   simd::SIMDCCD_TARGET_NAMESPACE::solve_candidates<L>(t, tolerance, [](const double* const* coord, std::size_t i) {
-    return [q = QueryLanes<L>{coord, i}](typename L::V lo, typename L::V hi, typename L::M& inside,
-                                         typename L::M& outside) {
-      area_inclusion<L, kType>(q, lo, hi, inside, outside);
+    return [q = QueryLanes<L>{coord, i}](typename L::V lo, typename L::V hi, typename L::M enough,
+                                         typename L::M& inside, typename L::M& outside) {
+      area_inclusion<L, kType>(q, lo, hi, enough, inside, outside);
     };
   });
   // Uncertain queries, one at a time (only stage 2 leaves queries uncertain):

@@ -76,8 +76,8 @@ void decide_tile(Tile& t, double tolerance, double expel) {
     screen<L, kType, kMotion>(t, coord, i);
   });
   solve_candidates<L>(t, tolerance, [](const double* const* coord, std::size_t i) {
-    return [q = QueryLanes<L>{coord, i}](typename L::V lo, typename L::V hi, typename L::M& inside,
-                                         typename L::M& outside) {
+    return [q = QueryLanes<L>{coord, i}](typename L::V lo, typename L::V hi, typename L::M /*enough*/,
+                                         typename L::M& inside, typename L::M& outside) {
       if constexpr (kMotion == RigidMotionType::translation) {
         (void)lo, (void)hi;
         translation_inclusion<L, kType>(q, inside, outside);

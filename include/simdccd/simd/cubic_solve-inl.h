@@ -17,10 +17,12 @@
 // end (the passes after the first would otherwise run for a lane or two a
 // vector).
 //
-// The inclusion test is a callable `inclusion(lo, hi, inside, outside)`
-// (lanes: V lo, V hi, M& inside, M& outside): `inside` where the features
-// certainly meet at every root in [lo, hi], `outside` where they certainly
-// do not (or are apart all along [lo, hi]); neither: uncertain.
+// The inclusion test is a callable `inclusion(lo, hi, enough, inside,
+// outside)` (lanes: V lo, V hi, M enough, M& inside, M& outside): `inside`
+// where the features certainly meet at every root in [lo, hi], `outside`
+// where they certainly do not (or are apart all along [lo, hi]); neither:
+// uncertain. On the lanes of `enough` that are inside, `outside` is not
+// needed (it may be left uncertified, to skip costlier checks).
 //
 // Defined in namespace simdccd::simd::SIMDCCD_TARGET_NAMESPACE, re-included
 // per Highway target like the kernels that use it.
@@ -59,7 +61,7 @@ void settle_piece(const Inclusion& inclusion, typename L::V b0, typename L::V b1
   const M test = L::but_not(mask, no_root);
   if (!L::any(test)) return;
   M inside, outside;
-  inclusion(lo, hi, inside, outside);
+  inclusion(lo, hi, closed, inside, outside);
   const M hit = L::both(L::both(test, closed), inside);
   const M uncertain = L::but_not(L::but_not(test, outside), hit);
   verdict = L::select(hit, verdict_value<L>(Verdict::hit), verdict);
@@ -92,7 +94,7 @@ typename L::M settle_near_end(const Inclusion& inclusion, typename L::V b0, type
   if (!L::any(probed)) return probed;
   const V a = L::select(hi_known, lo, x), b = L::select(hi_known, x, hi);
   M inside, outside;
-  inclusion(a, b, inside, outside);
+  inclusion(a, b, L::lt(L::set(1), zero), inside, outside);
   const M uncertain = L::but_not(probed, outside);
   verdict = L::select(uncertain, verdict_value<L>(Verdict::uncertain), verdict);
   toi = L::select(uncertain, a, toi);
