@@ -32,7 +32,7 @@ filters, reaching root isolation (linear model only), and uncertain (exact
 mode: decided by the oracle).
 
 Usage: simdccd_bench step [--simulation DIR] [--scenes LIST] [--models LIST] [--threads LIST]
-                          [--repeat N] [--out DIR]
+                          [--repeat N] [--no-diagonal-slabs] [--out DIR]
   --simulation DIR  default: )" SIMDCCD_SIMULATION R"(
   --scenes LIST     comma-separated, of cloth-funnel, rod-twist,
                     n-body-simulation (default all three), each read from
@@ -42,6 +42,8 @@ Usage: simdccd_bench step [--simulation DIR] [--scenes LIST] [--models LIST] [--
                     linear model runs each, its rows named "linear d=D"
   --threads LIST    comma-separated (default 1,2); counts over the cores are skipped
   --repeat N        runs per measurement, the fastest kept (default 3)
+  --no-diagonal-slabs  the broad phase on swept boxes alone
+                    (StepOptions::diagonal_slabs off)
   --out DIR         default: )" SIMDCCD_BENCH_RESULTS R"(
 )";
 
@@ -93,8 +95,9 @@ std::vector<StepModel> parse_models(std::string_view list) {
 
 /// The fastest of `repeat` runs of one step: prints its row, returns its TSV line.
 std::string measure(const char* scene, const Mesh& mesh, StepModel model, double min_distance, Mode mode,
-                    int threads, std::uint64_t repeat) {
+                    int threads, std::uint64_t repeat, bool slabs) {
   StepOptions options;
+  options.diagonal_slabs = slabs;
   options.model = model;
   options.narrow.mode = mode;
   options.narrow.min_distance = min_distance;
@@ -135,6 +138,7 @@ int run_step_bench(std::span<const std::string_view> argv) {
   static constexpr OptionSpec kOptions[] = {{"--simulation", true}, {"--scenes", true}, {"--models", true},
                                             {"--threads", true},    {"--repeat", true},
                                             {"--out", true},        {"--min-distance", true},
+                                            {"--no-diagonal-slabs", false},
                                             {"--help", false},      {"-h", false}};
   const Args args(argv, kOptions);
   if (help_requested(args, kUsage)) return 0;
@@ -144,6 +148,7 @@ int run_step_bench(std::span<const std::string_view> argv) {
   const std::vector<int> threads = parse_thread_list(args.value("--threads").value_or("1,2"));
   const std::vector<double> distances = parse_distance_list(args.value("--min-distance").value_or("0"));
   const std::uint64_t repeat = std::max<std::uint64_t>(1, parse_uint("--repeat", args.value("--repeat").value_or("3")));
+  const bool slabs = !args.flag("--no-diagonal-slabs");
   const fs::path out = fs::path(args.value("--out").value_or(SIMDCCD_BENCH_RESULTS)) / "steps.tsv";
 
   const std::string cpu = cpu_model();
@@ -152,7 +157,7 @@ int run_step_bench(std::span<const std::string_view> argv) {
               cpu.c_str(), cores);
   std::ostringstream tsv;
   tsv << "# simdccd_bench step, target " << active_implementation() << ", best of " << repeat
-      << "\n# cpu: " << cpu << "\nscene\tmodel\tmode\tthreads\tvf_candidates\tee_candidates\thits\t"
+      << (slabs ? "" : ", no diagonal slabs") << "\n# cpu: " << cpu << "\nscene\tmodel\tmode\tthreads\tvf_candidates\tee_candidates\thits\t"
       << "broad_seconds\tnarrow_seconds\tbroad_candidates_per_s\tnarrow_candidates_per_s\t"
       << "broad_ns_per_candidate\tnarrow_ns_per_candidate\tstep_ns_per_candidate\t"
       << "screened_out\troot_stage\tuncertain\n";
@@ -166,7 +171,7 @@ int run_step_bench(std::span<const std::string_view> argv) {
         if (d != 0 && model != StepModel::linear) continue;  // minimum separation: linear only
         for (const Mode mode : {Mode::conservative, Mode::exact}) {
           for (const int t : threads) {
-            if (t <= cores) tsv << measure(scene.name, mesh, model, d, mode, t, repeat);
+            if (t <= cores) tsv << measure(scene.name, mesh, model, d, mode, t, repeat, slabs);
           }
         }
       }
