@@ -34,6 +34,7 @@
 #endif
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -125,8 +126,7 @@ void solve_cubic(const double* const* cubic, double* verdict_row, double* toi_ro
   const V e0 = L::load(cubic[4] + i), e1 = L::load(cubic[5] + i);
   const V e2 = L::load(cubic[6] + i), e3 = L::load(cubic[7] + i);
   const V before = L::load(verdict_row + i);
-  const M candidate = L::both(L::le(before, verdict_value<L>(Verdict::candidate)),
-                              L::ge(before, verdict_value<L>(Verdict::candidate)));
+  const M candidate = has_verdict<L>(before, Verdict::candidate);
   const V error = blossom_error<L>(b0, b1, b2, b3, e0, e1, e2, e3);
   const V d0 = L::sub(b1, b0), d1 = L::sub(b2, b1), d2 = L::sub(b3, b2);
   const V derror = derivative_error<L>(d0, d1, d2, e0, e1, e2, e3);
@@ -215,12 +215,9 @@ void solve_cubic(const double* const* cubic, double* verdict_row, double* toi_ro
 /// store reaches it, and a store of lanes() values from n stays below i + lanes().
 template <class L, class Move>
 std::size_t compact_candidates(const double* verdict, std::size_t rows, const Move& move) {
-  using V = typename L::V;
-  const V candidate = verdict_value<L>(Verdict::candidate);
   std::size_t n = 0;
   for (std::size_t i = 0; i < rows; i += L::lanes()) {
-    const V v = L::load(verdict + i);
-    n += move(i, L::both(L::le(v, candidate), L::ge(v, candidate)), n);
+    n += move(i, has_verdict<L>(L::load(verdict + i), Verdict::candidate), n);
   }
   return n;
 }
@@ -242,15 +239,19 @@ void solve_candidates(TileT& t, double tolerance, const MakeInclusion& make_incl
   const double settled = static_cast<double>(static_cast<int>(Verdict::miss));
   alignas(64) double origin[kTileSize];  // the tile's query in each compacted row
   alignas(64) double cursor[kTileSize];
-  alignas(64) double query[kTileSize];
-  for (std::size_t i = 0; i < kTileSize; ++i) query[i] = static_cast<double>(i);
+  // Each query's index in the tile, compacted along with its rows.
+  alignas(64) static constexpr auto kQuery = [] {
+    std::array<double, kTileSize> query{};
+    for (std::size_t i = 0; i < kTileSize; ++i) query[i] = static_cast<double>(i);
+    return query;
+  }();
   // Stage 1's padding repeats the last query: its copies are no candidates.
-  const std::size_t screened = (t.count + lanes - 1) / lanes * lanes;
+  const std::size_t screened = padded_count(t.count, lanes);
   std::fill(t.verdict + t.count, t.verdict + screened, settled);
   std::size_t rows = compact_candidates<L>(t.verdict, screened, [&](std::size_t i, M keep, std::size_t n) {
     for (std::size_t k = 0; k < kRows; ++k) L::compress_store(L::load(t.coord[k] + i), keep, t.candidate_coord[k] + n);
     for (int k = 0; k < 8; ++k) L::compress_store(L::load(t.cubic[k] + i), keep, t.candidate_cubic[k] + n);
-    return L::compress_store(L::load(query + i), keep, origin + n);
+    return L::compress_store(L::load(kQuery.data() + i), keep, origin + n);
   });
   t.candidates = rows;
   for (std::size_t c = 0; c < rows; ++c) t.index[c] = static_cast<std::uint16_t>(origin[c]);

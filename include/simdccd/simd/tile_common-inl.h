@@ -26,11 +26,14 @@
 
 namespace simdccd::simd::SIMDCCD_TARGET_NAMESPACE {
 
+/// `count` rounded up to a whole number of vectors.
+inline std::size_t padded_count(std::size_t count, std::size_t lanes) { return (count + lanes - 1) / lanes * lanes; }
+
 /// Repeats the last of `count` queries up to a whole number of vectors, so
 /// that every load is in bounds; returns the padded count.
 template <std::size_t kRows>
 std::size_t pad_to_vectors(double (&rows)[kRows][kTileSize], std::size_t count, std::size_t lanes) {
-  const std::size_t padded = (count + lanes - 1) / lanes * lanes;
+  const std::size_t padded = padded_count(count, lanes);
   for (auto& row : rows) std::fill(row + count, row + padded, row[count - 1]);
   return padded;
 }
@@ -109,6 +112,13 @@ typename L::M valid_input(const double* const* coord, std::size_t i) {
 template <class L>
 typename L::V verdict_value(Verdict v) {
   return L::set(static_cast<double>(static_cast<int>(v)));
+}
+
+/// The lanes of `verdict` equal to v (is_verdict, lane by lane).
+template <class L>
+typename L::M has_verdict(typename L::V verdict, Verdict v) {
+  const typename L::V value = verdict_value<L>(v);
+  return L::both(L::le(verdict, value), L::ge(verdict, value));
 }
 
 }  // namespace simdccd::simd::SIMDCCD_TARGET_NAMESPACE
