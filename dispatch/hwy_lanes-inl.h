@@ -61,6 +61,7 @@ struct HwyLanes {
   static M le(V a, V b) { return hn::Le(a, b); }
   static M gt(V a, V b) { return hn::Gt(a, b); }
   static M ge(V a, V b) { return hn::Ge(a, b); }
+  static M eq(V a, V b) { return hn::Eq(a, b); }
   static V select(M m, V yes, V no) { return hn::IfThenElse(m, yes, no); }
   static M both(M a, M b) { return hn::And(a, b); }
   static M either(M a, M b) { return hn::Or(a, b); }

@@ -46,7 +46,7 @@ struct Lane {
   void st(V x, double* row) const { L::store(x, row + o); }
   void put(M m, V x, double* row) const { L::store(L::select(m, x, L::load(row + o)), row + o); }
   static V neg(V x) { return L::mul(L::set(-1.0), x); }
-  static M eq(V x, V y) { return L::both(L::le(x, y), L::ge(x, y)); }
+  static M eq(V x, V y) { return L::eq(x, y); }
   static M on(V flag) { return L::gt(flag, L::set(0.0)); }
   static M all() { return L::le(L::set(0.0), L::set(0.0)); }
   static M no(M m) { return L::but_not(all(), m); }

@@ -228,7 +228,7 @@ void vanishing_orientations(const QueryLanes<L>& q, typename L::M& z12, typename
     const V a0 = q.at(0, 0, axis), a1 = q.at(0, 1, axis), a2 = q.at(0, 2, axis), a3 = q.at(0, 3, axis);
     const V b0 = q.at(1, 0, axis), b1 = q.at(1, 1, axis), b2 = q.at(1, 2, axis), b3 = q.at(1, 3, axis);
     const auto same = [](V a, V b, V c, V d) {  // a = b at t = 0 and c = d at t = 1
-      return L::both(L::both(L::le(a, b), L::ge(a, b)), L::both(L::le(c, d), L::ge(c, d)));
+      return L::both(L::eq(a, b), L::eq(c, d));
     };
     const auto off = [](V a, V b, V c, V d) {  // a - b and c - d of one strict sign
       return L::either(L::both(L::gt(a, b), L::gt(c, d)), L::both(L::lt(a, b), L::lt(c, d)));

@@ -29,7 +29,7 @@ using simd::SIMDCCD_TARGET_NAMESPACE::dot3;
 template <class L>
 typename L::V guarded_div(typename L::V n, typename L::V d) {
   const typename L::V zero = L::set(0);
-  return L::div(n, L::select(L::both(L::le(d, zero), L::ge(d, zero)), L::set(1), d));
+  return L::div(n, L::select(L::eq(d, zero), L::set(1), d));
 }
 
 template <class L>

@@ -439,7 +439,7 @@ typename L::M separation_lanes(Tile& t, const double* const* coord, std::size_t 
   const auto left_half = [&](V at, V width) {
     const V x = L::div(at, L::mul(two, width));
     const V rounded = L::sub(L::add(x, big), big);
-    return L::both(L::le(rounded, x), L::ge(rounded, x));
+    return L::eq(rounded, x);
   };
   constexpr int kMaxPieces = 400;
   const V tol = L::set(tolerance), inf = L::set(std::numeric_limits<double>::infinity());

@@ -12,7 +12,7 @@
 //   V load(const double*); void store(V, double*);    unaligned, lanes() values
 //   V set(double);
 //   V add(V, V), sub, mul, div, min, max; V abs(V), sqrt(V);
-//   M lt(V, V), le, gt, ge;
+//   M lt(V, V), le, gt, ge, eq;
 //   V select(M, V yes, V no);
 //   M both(M, M), either(M, M), but_not(M a, M b) (a and not b);
 //   bool any(M), all(M);
@@ -58,6 +58,7 @@ struct ScalarLanes {
   static M le(V a, V b) { return a <= b; }
   static M gt(V a, V b) { return a > b; }
   static M ge(V a, V b) { return a >= b; }
+  static M eq(V a, V b) { return a == b; }
   static V select(M m, V yes, V no) { return m ? yes : no; }
   static M both(M a, M b) { return a && b; }
   static M either(M a, M b) { return a || b; }

@@ -118,7 +118,7 @@ typename L::V verdict_value(Verdict v) {
 template <class L>
 typename L::M has_verdict(typename L::V verdict, Verdict v) {
   const typename L::V value = verdict_value<L>(v);
-  return L::both(L::le(verdict, value), L::ge(verdict, value));
+  return L::eq(verdict, value);
 }
 
 }  // namespace simdccd::simd::SIMDCCD_TARGET_NAMESPACE

@@ -55,6 +55,7 @@ struct XsimdLanes {
   static M le(V a, V b) { return a <= b; }
   static M gt(V a, V b) { return a > b; }
   static M ge(V a, V b) { return a >= b; }
+  static M eq(V a, V b) { return a == b; }
   static V select(M m, V yes, V no) { return xsimd::select(m, yes, no); }
   static M both(M a, M b) { return a & b; }
   static M either(M a, M b) { return a | b; }

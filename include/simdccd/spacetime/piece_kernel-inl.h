@@ -123,7 +123,7 @@ typename L::M shared_hyperplane(const Q& q) {
       constexpr int f = kFirst[kR[k].time];
       if constexpr (k != f) {
         const auto x = q.at(kR[k], axis), y = q.at(kR[f], axis);
-        same = L::both(same, L::both(L::le(x, y), L::ge(x, y)));
+        same = L::both(same, L::eq(x, y));
       }
     });
     any = L::either(any, same);
