@@ -10,6 +10,8 @@
 
 #include <tbb/info.h>
 
+#include "hwy/targets.h"
+
 #include "bench_util.hpp"
 #include "benches.hpp"
 #include "simdccd/step.hpp"
@@ -23,7 +25,7 @@ namespace {
 constexpr const char* kUsage =
     R"(simdccd_bench step: one simulation step (broad + narrow phase, ccd_step) on each
 bundled scene, for each model, mode (conservative, exact) and thread count,
-with the active target. Prints and writes steps.tsv: candidates, hits, broad
+with the active target (or --target's). Prints and writes steps.tsv: candidates, hits, broad
 and narrow seconds (best of --repeat runs), candidates per second and
 nanoseconds per candidate of each phase (and ns per candidate of the whole
 step; Tight-Inclusion, the issue's peer, has no Debian package and is not
@@ -32,7 +34,7 @@ filters, reaching root isolation (linear model only), and uncertain (exact
 mode: decided by the oracle).
 
 Usage: simdccd_bench step [--simulation DIR] [--scenes LIST] [--models LIST] [--threads LIST]
-                          [--repeat N] [--no-diagonal-slabs] [--out DIR]
+                          [--repeat N] [--no-diagonal-slabs] [--target T] [--out DIR]
   --simulation DIR  default: )" SIMDCCD_SIMULATION R"(
   --scenes LIST     comma-separated, of cloth-funnel, rod-twist,
                     n-body-simulation (default all three), each read from
@@ -44,6 +46,9 @@ Usage: simdccd_bench step [--simulation DIR] [--scenes LIST] [--models LIST] [--
   --repeat N        runs per measurement, the fastest kept (default 3)
   --no-diagonal-slabs  the broad phase on swept boxes alone
                     (StepOptions::diagonal_slabs off)
+  --target T        a Highway target this CPU runs (AVX2, SSE4, ...): the
+                    kernels and the broad phase's vector loops both on it, as
+                    on a CPU whose best target it is
   --out DIR         default: )" SIMDCCD_BENCH_RESULTS R"(
 )";
 
@@ -132,13 +137,25 @@ std::string measure(const char* scene, const Mesh& mesh, StepModel model, double
   return tsv.str();
 }
 
+/// The kernels (set_implementation) and Highway's dispatched loops of the
+/// broad phase (swept boxes, the sweep's scan) on the target `name`.
+void use_target(const std::string& name) {
+  for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    if (hwy::TargetName(target) != name || !set_implementation(name)) continue;
+    hwy::SetSupportedTargetsForTest(target);
+    hwy::GetChosenTarget().Update(hwy::SupportedTargets());
+    return;
+  }
+  throw UsageError("--target: '" + name + "' is not a Highway target this CPU runs");
+}
+
 }  // namespace
 
 int run_step_bench(std::span<const std::string_view> argv) {
   static constexpr OptionSpec kOptions[] = {{"--simulation", true}, {"--scenes", true}, {"--models", true},
                                             {"--threads", true},    {"--repeat", true},
                                             {"--out", true},        {"--min-distance", true},
-                                            {"--no-diagonal-slabs", false},
+                                            {"--no-diagonal-slabs", false}, {"--target", true},
                                             {"--help", false},      {"-h", false}};
   const Args args(argv, kOptions);
   if (help_requested(args, kUsage)) return 0;
@@ -150,6 +167,7 @@ int run_step_bench(std::span<const std::string_view> argv) {
   const std::uint64_t repeat = std::max<std::uint64_t>(1, parse_uint("--repeat", args.value("--repeat").value_or("3")));
   const bool slabs = !args.flag("--no-diagonal-slabs");
   const fs::path out = fs::path(args.value("--out").value_or(SIMDCCD_BENCH_RESULTS)) / "steps.tsv";
+  if (args.value("--target")) use_target(std::string(*args.value("--target")));
 
   const std::string cpu = cpu_model();
   const int cores = tbb::info::default_concurrency();
