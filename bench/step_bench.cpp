@@ -10,8 +10,6 @@
 
 #include <tbb/info.h>
 
-#include "hwy/targets.h"
-
 #include "bench_util.hpp"
 #include "benches.hpp"
 #include "simdccd/step.hpp"
@@ -46,9 +44,9 @@ Usage: simdccd_bench step [--simulation DIR] [--scenes LIST] [--models LIST] [--
   --repeat N        runs per measurement, the fastest kept (default 3)
   --no-diagonal-slabs  the broad phase on swept boxes alone
                     (StepOptions::diagonal_slabs off)
-  --target T        a Highway target this CPU runs (AVX2, SSE4, ...): the
-                    kernels and the broad phase's vector loops both on it, as
-                    on a CPU whose best target it is
+  --target T        an implementation this CPU runs (AVX2, SSE4, double,
+                    ...; set_implementation): the kernels and the broad
+                    phase's vector loops on it
   --out DIR         default: )" SIMDCCD_BENCH_RESULTS R"(
 )";
 
@@ -137,18 +135,6 @@ std::string measure(const char* scene, const Mesh& mesh, StepModel model, double
   return tsv.str();
 }
 
-/// The kernels (set_implementation) and Highway's dispatched loops of the
-/// broad phase (swept boxes, the sweep's scan) on the target `name`.
-void use_target(const std::string& name) {
-  for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
-    if (hwy::TargetName(target) != name || !set_implementation(name)) continue;
-    hwy::SetSupportedTargetsForTest(target);
-    hwy::GetChosenTarget().Update(hwy::SupportedTargets());
-    return;
-  }
-  throw UsageError("--target: '" + name + "' is not a Highway target this CPU runs");
-}
-
 }  // namespace
 
 int run_step_bench(std::span<const std::string_view> argv) {
@@ -167,7 +153,9 @@ int run_step_bench(std::span<const std::string_view> argv) {
   const std::uint64_t repeat = std::max<std::uint64_t>(1, parse_uint("--repeat", args.value("--repeat").value_or("3")));
   const bool slabs = !args.flag("--no-diagonal-slabs");
   const fs::path out = fs::path(args.value("--out").value_or(SIMDCCD_BENCH_RESULTS)) / "steps.tsv";
-  if (args.value("--target")) use_target(std::string(*args.value("--target")));
+  if (const auto target = args.value("--target"); target && !set_implementation(*target)) {
+    throw UsageError("--target: '" + std::string(*target) + "' is not an implementation this CPU runs");
+  }
 
   const std::string cpu = cpu_model();
   const int cores = tbb::info::default_concurrency();

@@ -1,6 +1,7 @@
 // Between dispatch/linear_ccd.cc, dispatch/spacetime_ccd.cc and
-// dispatch/rigid_ccd.cc (the Highway instantiations of the kernels) and
-// dispatch/targets.cc (the choice among them). Internal to the library.
+// dispatch/rigid_ccd.cc (the Highway instantiations of the kernels),
+// dispatch/targets.cc (the choice among them) and the broad phase's
+// dispatched loops (swept_boxes.cc, off_axis_scan.cc). Internal to the library.
 #pragma once
 
 #include <cstddef>
@@ -18,6 +19,7 @@ namespace simdccd::dispatch {
 /// One Highway target compiled into the dispatch/*_ccd.cc files.
 struct HwyTarget {
   std::int64_t target;  ///< its HWY_* bit
+  std::size_t index;    ///< its slot in every HWY_EXPORT table of the build
   linear::TileFunction vertex_face, edge_edge;
   linear::SeparationFunction separation_vertex_face, separation_edge_edge;
   spacetime::TileFunction spacetime_vertex_face, spacetime_edge_edge;
@@ -31,6 +33,12 @@ struct HwyTarget {
 /// taken from the HWY_EXPORT tables directly, not through Highway's chosen
 /// target, which SupportedTargets() may reset.
 std::vector<HwyTarget> hwy_compiled_targets();
+
+/// The HWY_EXPORT table slot of the active implementation's Highway target
+/// (of the best runnable one for "double"): the broad phase's dispatched
+/// loops (dispatch/swept_boxes.cc, dispatch/off_axis_scan.cc) run there, so
+/// that set_implementation() and SIMDCCD_TARGET choose them too.
+std::size_t active_hwy_index();
 
 /// The space-time kernels of the target at `index` of the HWY_EXPORT tables
 /// (dispatch/spacetime_ccd.cc); null if not compiled.

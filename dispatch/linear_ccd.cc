@@ -99,7 +99,7 @@ std::vector<HwyTarget> hwy_compiled_targets() {
                           advance.node_pairs != nullptr && advance.triangle_pairs != nullptr && gjk != nullptr;
     if (vf != nullptr && ee != nullptr && sep_vf != nullptr && sep_ee != nullptr && st_vf != nullptr &&
         st_ee != nullptr && st_planar != nullptr && complete) {
-      targets.push_back({target, vf, ee, sep_vf, sep_ee, st_vf, st_ee, st_planar, rigid, advance, gjk});
+      targets.push_back({target, index, vf, ee, sep_vf, sep_ee, st_vf, st_ee, st_planar, rigid, advance, gjk});
     }
   }
   return targets;

@@ -1,8 +1,10 @@
 // The sweep's inner loop (kernels/broad/off_axis_scan.hpp), compiled once
 // per Highway target: five comparisons per lane on floats (the sweep axis'
 // low end and the two off axes; the frame boxes' six more where a body's own
-// pairs are scanned), survivors compressed into a list of indices. Dispatched to the best target of this CPU.
+// pairs are scanned), survivors compressed into a list of indices. Runs on the active
+// implementation's target (dispatch::active_hwy_index()).
 #include "broad/off_axis_scan.hpp"
+#include "hwy_dispatch.h"
 
 #include <array>
 #include <cstdint>
@@ -124,7 +126,7 @@ HWY_EXPORT(OffAxisOverlaps);
 
 std::size_t off_axis_overlaps(const OffAxes& boxes, std::size_t begin, std::size_t end, const Probe& probe,
                               std::int32_t* out, bool& past) {
-  return HWY_DYNAMIC_DISPATCH(OffAxisOverlaps)(boxes, begin, end, probe, out, past);
+  return HWY_DISPATCH_TABLE(OffAxisOverlaps)[dispatch::active_hwy_index()](boxes, begin, end, probe, out, past);
 }
 
 }  // namespace simdccd::broad

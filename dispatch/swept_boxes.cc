@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "hwy_dispatch.h"
 #include "simdccd/broad_phase.hpp"
 
 #undef HWY_TARGET_INCLUDE
@@ -111,7 +112,7 @@ void Boxes::resize(std::size_t n) {
 }
 
 void compute_swept_boxes(const Mesh& mesh, double margin, MeshBoxes& out) {
-  HWY_DYNAMIC_DISPATCH(SweptBoxes)(mesh, margin, out);
+  HWY_DISPATCH_TABLE(SweptBoxes)[dispatch::active_hwy_index()](mesh, margin, out);
   // Frames and slabs of other positions would drop pairs that touch.
   out.frames.body.clear();
   for (DiagonalSlabs* s : {&out.vertex_slabs, &out.edge_slabs, &out.face_slabs}) s->bounds.clear();

@@ -33,6 +33,7 @@ namespace {
 
 struct Implementation {
   std::string name;
+  std::size_t hwy_index = 0;  ///< dispatch::active_hwy_index() while active
   linear::TileFunction vertex_face = nullptr;
   linear::TileFunction edge_edge = nullptr;
   linear::SeparationFunction separation_vertex_face = nullptr;
@@ -67,11 +68,13 @@ class Registry {
   Registry() {
     const std::int64_t supported = hwy::SupportedTargets();
     for (const dispatch::HwyTarget& t : dispatch::hwy_compiled_targets()) {
-      all_.push_back({hwy::TargetName(t.target), t.vertex_face, t.edge_edge, t.separation_vertex_face,
+      all_.push_back({hwy::TargetName(t.target), t.index, t.vertex_face, t.edge_edge, t.separation_vertex_face,
                       t.separation_edge_edge, t.spacetime_vertex_face, t.spacetime_edge_edge, (supported & t.target) != 0,
                       t.spacetime_planar, t.rigid, t.advance, t.gjk});
     }
-    all_.push_back({"double", linear::scalar_tile_function(QueryType::vertex_face),
+    const auto best_hwy = std::find_if(all_.begin(), all_.end(), [](const Implementation& i) { return i.runnable; });
+    all_.push_back({"double", best_hwy == all_.end() ? 0 : best_hwy->hwy_index,
+                    linear::scalar_tile_function(QueryType::vertex_face),
                     linear::scalar_tile_function(QueryType::edge_edge),
                     linear::scalar_separation_function(QueryType::vertex_face),
                     linear::scalar_separation_function(QueryType::edge_edge),
@@ -191,4 +194,10 @@ namespace convex {
 GjkFunction active_gjk_kernel() { return registry().active()->gjk; }
 
 }  // namespace convex
+
+namespace dispatch {
+
+std::size_t active_hwy_index() { return registry().active()->hwy_index; }
+
+}  // namespace dispatch
 }  // namespace simdccd

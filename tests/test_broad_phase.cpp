@@ -17,12 +17,12 @@
 #include "broad/lo_order.hpp"
 #include "broad/off_axis_scan.hpp"
 #include "common/next_representable.hpp"
-#include "hwy/targets.h"
 #include "scenes.hpp"
 #include "simdccd/broad_phase.hpp"
 #include "simdccd/exact_oracle.hpp"
 #include "simdccd/spacetime_oracle.hpp"
 #include "simdccd/step.hpp"
+#include "simdccd/targets.hpp"
 #include "test_scale.hpp"
 
 namespace simdccd {
@@ -382,13 +382,11 @@ TEST_CASE("broad.the off-axis grid with body frames: a translating body's own pa
   at_start.x1 = m.x0;
   compute_swept_boxes(at_start, 0, still);
   const Candidates want = translated_truth(m, world, still, world.frames.body);
-  // On every Highway target this CPU runs (the scan is dispatched to the
-  // best one otherwise), then back to the normal choice.
-  for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
-    const std::string name = hwy::TargetName(target);
+  // On every implementation this CPU runs (the scan runs on the active
+  // one's target), then back to the best.
+  for (const std::string& name : runnable_implementations()) {
     CAPTURE(name);
-    hwy::SetSupportedTargetsForTest(target);
-    hwy::GetChosenTarget().Update(hwy::SupportedTargets());
+    REQUIRE(set_implementation(name));
     for (const SweepGrid mode : {SweepGrid::always, SweepGrid::never}) {
       CAPTURE(int(mode));
       SortAndSweep s(mode);
@@ -397,8 +395,7 @@ TEST_CASE("broad.the off-axis grid with body frames: a translating body's own pa
       check_same(sorted(s.candidates(2)), want);
     }
   }
-  hwy::SetSupportedTargetsForTest(0);
-  hwy::GetChosenTarget().Update(hwy::SupportedTargets());
+  set_implementation("auto");
 }
 
 TEST_CASE("broad.incremental sort-and-sweep equals one-shot over a frame sequence") {

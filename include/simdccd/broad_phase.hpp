@@ -69,8 +69,9 @@ struct MeshBoxes {
 /// Swept boxes of the step: each element's box contains its vertices at t=0
 /// and t=1, widened by `margin` on every side (for minimum-separation
 /// queries; rounded to nearest, so a margin is as exact as a subtraction).
-/// Vectorized with Highway, dispatched to the best target of this CPU; the
-/// result is exact and the same on every target. `out` keeps its memory;
+/// Vectorized with Highway, on the target of the active implementation
+/// (targets.hpp; the best runnable one for "double"); the result is exact
+/// and the same on every target. `out` keeps its memory;
 /// its frames and slabs are cleared (compute_body_frames and
 /// compute_diagonal_slabs after this call add them).
 /// Precondition: margin >= 0 and finite.

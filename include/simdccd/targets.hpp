@@ -3,7 +3,9 @@
 //
 // Names are Highway's target names (AVX3, AVX2, SSE4, SSSE3, SCALAR or
 // EMU128 on x86; SVE2, SVE, NEON, ... on aarch64) plus "double", the plain
-// C++ instantiation of the same math on scalar doubles. Matching is
+// C++ instantiation of the same math on scalar doubles. The choice covers
+// the kernels and the broad phase's vector loops (swept boxes, the sweep's
+// scan; under "double" those run on the best runnable target). Matching is
 // case-insensitive. The environment variable SIMDCCD_TARGET forces one at
 // first use (an unknown or unsupported name is reported on stderr and ignored).
 #pragma once
