@@ -72,6 +72,8 @@ class Registry {
                       t.separation_edge_edge, t.spacetime_vertex_face, t.spacetime_edge_edge, (supported & t.target) != 0,
                       t.spacetime_planar, t.rigid, t.advance, t.gjk});
     }
+    // "double" runs the broad phase's loops on the best runnable target (slot
+    // 0, Highway's own choice, if none were runnable).
     const auto best_hwy = std::find_if(all_.begin(), all_.end(), [](const Implementation& i) { return i.runnable; });
     all_.push_back({"double", best_hwy == all_.end() ? 0 : best_hwy->hwy_index,
                     linear::scalar_tile_function(QueryType::vertex_face),
