@@ -152,14 +152,6 @@ class SortAndSweep {
     /// An element's DiagonalSlabs as the hit loop compares them: lo on the
     /// six directions, then -hi (whole lines without slabs).
     using SlabKey = std::array<float, 2 * DiagonalSlabs::kDirections>;
-    /// An element's box, vertices, index and slabs, in two cache lines.
-    struct alignas(64) Element {
-      double lo[3], hi[3];  ///< its box; [0] is the sweep axis
-      std::array<std::int32_t, 3> vertices;  ///< (-1: none)
-      std::int32_t index;  ///< in its set (the order's entry)
-      SlabKey slabs;
-    };
-    LargeVector<Element> elements;  ///< in sweep order
     /// An element's body (-1: its vertices are in different bodies, no frame
     /// test) and its box in the body's frame (axes 0..2, floats rounded
     /// outwards).
@@ -167,13 +159,13 @@ class SortAndSweep {
       std::int32_t body;
       float lo[3], hi[3];
     };
-    LargeVector<Frame> frames;  ///< of each element, in sweep order (empty without BodyFrames)
     /// The elements listed per cell of a grid on the two off axes (each in
     /// every cell its box meets), every list in sweep order: cell c holds
     /// entries [cell_start[c], cell_start[c + 1]).
     LargeVector<std::int32_t> cell_start;
     /// An entry as the sweep's hit loop reads it: its element's box (less
-    /// lo[0]), vertices, index and slabs copied into the cell's list, so
+    /// lo on the sweep axis; hi0 on it, then the two off axes), vertices
+    /// (-1: none), index in its set and slabs copied into the cell's list, so
     /// that the hits of a scan are read in order, not scattered over the set.
     struct alignas(64) Entry {
       double hi0, lo1, hi1, lo2, hi2;

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <tuple>
 
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
@@ -59,46 +60,37 @@ LargeVector<Sorted::Frame> vertex_frames(const BodyFrames& frames) {
   return out;
 }
 
-// Each element's body and its box in the body's frame (the hull of its
-// vertices' rounded boxes: rounding outwards is monotone, so that is the
-// rounded hull), in sweep order; none without frames.
-void gather_frames(Sorted& s, const LargeVector<Sorted::Frame>& vertex) {
-  const std::size_t n = s.order.size();
-  if (vertex.empty()) {
-    s.frames.clear();
-    return;
+// An element's body and its box in the body's frame: the hull of its
+// vertices' rounded boxes (rounding outwards is monotone, so that is the
+// rounded hull).
+Sorted::Frame element_frame(const LargeVector<Sorted::Frame>& vertex, const std::array<std::int32_t, 3>& v) {
+  Sorted::Frame f = vertex[v[0]];
+  for (int c = 1; c < 3 && v[c] >= 0; ++c) {
+    const Sorted::Frame& g = vertex[v[c]];
+    if (g.body != f.body) f.body = -1;  // edges given apart from the faces
+    for (int k = 0; k < 3; ++k) f.lo[k] = std::min(f.lo[k], g.lo[k]), f.hi[k] = std::max(f.hi[k], g.hi[k]);
   }
-  s.frames.resize(n);
-  for_each_block(n, [&](std::size_t i) {
-    const std::array<std::int32_t, 3>& v = s.elements[i].vertices;
-    Sorted::Frame f = vertex[v[0]];
-    for (int c = 1; c < 3 && v[c] >= 0; ++c) {
-      const Sorted::Frame& g = vertex[v[c]];
-      if (g.body != f.body) f.body = -1;  // edges given apart from the faces
-      for (int k = 0; k < 3; ++k) f.lo[k] = std::min(f.lo[k], g.lo[k]), f.hi[k] = std::max(f.hi[k], g.hi[k]);
-    }
-    s.frames[i] = f;
-  });
+  return f;
 }
 
-// The sorted copies the sweep reads, axis `axis` first.
+// One element set as the sweep lists it: its boxes with the sweep axis
+// `axis` first (lo(0, e) is element e's lo on it), slabs (null: none) and
+// vertices.
 template <class VerticesOf>
-void gather(Sorted& s, const Boxes& boxes, const DiagonalSlabs* slabs, int axis, const VerticesOf& vertices_of) {
-  const std::size_t n = s.order.size();
-  s.elements.resize(n);
-  for_each_block(n, [&](std::size_t i) {
-    const std::int32_t e = s.order[i];
-    Sorted::Element& out = s.elements[i];
-    for (int k = 0; k < 3; ++k) {
-      const int a = (axis + k) % 3;
-      out.lo[k] = boxes.lo[a][e];
-      out.hi[k] = boxes.hi[a][e];
-    }
-    out.vertices = vertices_of(e);
-    out.index = e;
-    out.slabs = broad::slab_key(slabs, e);
-  });
-}
+struct SetBoxes {
+  SetBoxes(const Boxes& boxes, const DiagonalSlabs* slabs, VerticesOf vertices_of, int axis)
+      : slabs(slabs), vertices_of(vertices_of) {
+    for (int k = 0; k < 3; ++k) lo_[k] = boxes.lo[(axis + k) % 3].data(), hi_[k] = boxes.hi[(axis + k) % 3].data();
+  }
+  double lo(int k, std::int32_t e) const { return lo_[k][e]; }
+  double hi(int k, std::int32_t e) const { return hi_[k][e]; }
+
+  const DiagonalSlabs* slabs;
+  VerticesOf vertices_of;
+
+ private:
+  const double *lo_[3], *hi_[3];
+};
 
 // Columns of the cells a box meets: [lo1, hi1] x [lo2, hi2].
 struct CellSpan {
@@ -106,20 +98,29 @@ struct CellSpan {
   std::size_t cells() const { return std::size_t(hi1 - lo1 + 1) * std::size_t(hi2 - lo2 + 1); }
 };
 
-CellSpan cell_span(const broad::OffAxisGrid& g, const Sorted& s, std::size_t i) {
-  const Sorted::Element& e = s.elements[i];
-  return {g.column(0, e.lo[1]), g.column(0, e.hi[1]), g.column(1, e.lo[2]), g.column(1, e.hi[2])};
+template <class Set>
+CellSpan cell_span(const broad::OffAxisGrid& g, const Set& set, std::int32_t e) {
+  return {g.column(0, set.lo(1, e)), g.column(0, set.hi(1, e)), g.column(1, set.lo(2, e)), g.column(1, set.hi(2, e))};
 }
 
-// The mean number of later boxes of `s` a box overlaps on the sweep axis,
+// Elements sampled per set for the grid's estimates: a fixed stride, so the
+// same ones for any thread count.
+constexpr std::size_t kSamples = 4096;
+std::size_t sample_stride(std::size_t n) { return std::max<std::size_t>(1, n / kSamples); }
+
+// The mean number of later boxes of a set a box overlaps on the sweep axis,
 // from a sample: how much the single-axis sweep would scan per box.
-double sweep_window(const Sorted& s) {
-  const std::size_t n = s.order.size(), stride = std::max<std::size_t>(1, n / 4096);
+template <class Set>
+double sweep_window(const Set& set, const LargeVector<std::int32_t>& order) {
+  const std::size_t n = order.size(), stride = sample_stride(n);
   if (n == 0) return 0;
-  const Sorted::Element* e = s.elements.data();
-  const auto below = [](double hi, const Sorted::Element& x) { return hi < x.lo[0]; };
+  const auto below = [&](double hi, std::int32_t e) { return hi < set.lo(0, e); };
   double sum = 0;
-  for (std::size_t i = 0; i < n; i += stride) sum += double(std::upper_bound(e + i + 1, e + n, e[i].hi[0], below) - (e + i + 1));
+  for (std::size_t i = 0; i < n; i += stride) {
+    const double hi = set.hi(0, order[i]);
+    sum += double(std::upper_bound(order.begin() + std::ptrdiff_t(i + 1), order.end(), hi, below) -
+                  (order.begin() + std::ptrdiff_t(i + 1)));
+  }
   return sum / double((n + stride - 1) / stride);
 }
 
@@ -142,30 +143,36 @@ struct OffAxisExtent {
   }
 };
 
-OffAxisExtent off_axis_extent(const Sorted::Element& e) {
+template <class Set>
+OffAxisExtent off_axis_extent(const Set& set, std::int32_t e) {
   OffAxisExtent x;
-  if (!std::isfinite(e.lo[1]) || !std::isfinite(e.hi[1]) || !std::isfinite(e.lo[2]) || !std::isfinite(e.hi[2])) {
-    return x;
-  }
-  for (int k = 0; k < 2; ++k) x.lo[k] = e.lo[k + 1], x.hi[k] = e.hi[k + 1], x.width[k] = e.hi[k + 1] - e.lo[k + 1];
+  const double lo[2] = {set.lo(1, e), set.lo(2, e)}, hi[2] = {set.hi(1, e), set.hi(2, e)};
+  if (!std::isfinite(lo[0]) || !std::isfinite(hi[0]) || !std::isfinite(lo[1]) || !std::isfinite(hi[1])) return x;
+  for (int k = 0; k < 2; ++k) x.lo[k] = lo[k], x.hi[k] = hi[k], x.width[k] = hi[k] - lo[k];
   x.finite = 1;
   return x;
 }
 
 // Cells about twice the mean finite box width on each off axis (a box meets
 // about (1 + 1/2)^2 cells), at most one per 64 elements; coarser while the
-// boxes would be listed more than 4 times on average (a few huge boxes);
-// none (one cell) where the sweep axis alone is selective enough.
-// `sets`: vertices, edges, faces.
-broad::OffAxisGrid choose_grid(const std::array<const Sorted*, 3>& sets, SweepGrid mode) {
+// boxes would be listed more than 4 times on average (a few huge boxes;
+// estimated from a sample); none (one cell) where the sweep axis alone is
+// selective enough. `sets`: vertices, edges, faces.
+template <class V, class E, class F>
+broad::OffAxisGrid choose_grid(const std::tuple<V, E, F>& sets, const std::array<const Sorted*, 3>& sorted,
+                               SweepGrid mode) {
   broad::OffAxisGrid g;
   if (mode == SweepGrid::never) return g;
   OffAxisExtent all;
   std::size_t elements = 0;
-  for (const Sorted* s : sets) {
-    elements += s->order.size();
-    all += block_sum<OffAxisExtent>(s->order.size(), [&](std::size_t i) { return off_axis_extent(s->elements[i]); });
-  }
+  const auto each_set = [&](const auto& f) {
+    f(std::get<0>(sets), *sorted[0]), f(std::get<1>(sets), *sorted[1]), f(std::get<2>(sets), *sorted[2]);
+  };
+  each_set([&](const auto& set, const Sorted& s) {
+    const std::size_t n = s.order.size();
+    elements += n;
+    all += block_sum<OffAxisExtent>(n, [&](std::size_t e) { return off_axis_extent(set, std::int32_t(e)); });
+  });
   const auto& [lo, hi, width, finite] = all;
   if (finite == 0) return g;
   double cells[2];
@@ -185,15 +192,18 @@ broad::OffAxisGrid choose_grid(const std::array<const Sorted*, 3>& sets, SweepGr
     if (!std::isfinite(g.inv_width[k])) g.cells[k] = 1;  // a subnormal extent
   }
   for (;;) {
-    std::size_t listed = 0;
-    for (const Sorted* s : sets) {
-      listed += block_sum<std::size_t>(s->order.size(), [&](std::size_t i) { return cell_span(g, *s, i).cells(); });
-    }
-    if (listed <= 4 * elements || g.count() == 1) {
+    double listed = 0;  // estimated
+    each_set([&](const auto& set, const Sorted& s) {
+      const std::size_t n = s.order.size(), stride = sample_stride(n);
+      std::size_t sampled = 0;
+      for (std::size_t e = 0; e < n; e += stride) sampled += cell_span(g, set, std::int32_t(e)).cells();
+      if (n > 0) listed += double(sampled) * double(n) / double((n + stride - 1) / stride);
+    });
+    if (listed <= 4 * double(elements) || g.count() == 1) {
       // Worth it when the scan it saves outweighs listing the boxes: a
       // listed box costs about as much as scanning kListCost boxes.
-      const double f = double(listed) / double(elements);
-      const double saved = sweep_window(*sets[1]) * (1 - f * f / g.count());
+      const double f = listed / double(elements);
+      const double saved = sweep_window(std::get<1>(sets), sorted[1]->order) * (1 - f * f / g.count());
       return mode == SweepGrid::always || saved > kListCost * f ? g : broad::OffAxisGrid{};
     }
     for (int k = 0; k < 2; ++k) {
@@ -203,11 +213,51 @@ broad::OffAxisGrid choose_grid(const std::array<const Sorted*, 3>& sets, SweepGr
   }
 }
 
-// The cell lists of one set (Sorted::cell_start and the entries).
-void list_cells(Sorted& s, const broad::OffAxisGrid& g) {
+// The cell lists of one set (Sorted::cell_start and the entries): the
+// element at sweep position element(e) and its home bits home(e) for each
+// of `entries` entries.
+template <class Set, class ElementOf, class HomeOf>
+void fill_entries(Sorted& s, const Set& set, const LargeVector<Sorted::Frame>& vertex, std::size_t entries,
+                  const ElementOf& element_of, const HomeOf& home_of) {
+  s.entries.resize(entries);
+  s.entry_lo.resize(entries);
+  // Padded: the scan may read a vector past the last entry.
+  const auto padded = [&](auto& v, std::size_t n, auto pad) {
+    v.resize(n == 0 ? 0 : n + broad::kScanSlack);
+    std::fill(v.begin() + std::ptrdiff_t(n), v.end(), pad);
+  };
+  for (auto& f : s.scan_box) padded(f, entries, 0.0f);
+  const bool frames = !vertex.empty();
+  padded(s.entry_body, frames ? entries : 0, -1);
+  for (auto& f : s.entry_frame) padded(f, frames ? entries : 0, 0.0f);
+  for_each_block(entries, [&](std::size_t e) {
+    const std::int32_t x = s.order[element_of(e)];
+    const std::array<std::int32_t, 3> vertices = set.vertices_of(x);
+    s.entries[e] = {set.hi(0, x), set.lo(1, x), set.hi(1, x), set.lo(2, x), set.hi(2, x),
+                    vertices,     x,            broad::slab_key(set.slabs, x), home_of(e)};
+    s.entry_lo[e] = set.lo(0, x);
+    s.scan_box[0][e] = broad::float_below(set.lo(0, x));
+    for (int k = 1; k < 3; ++k) {
+      s.scan_box[2 * k - 1][e] = broad::float_below(set.lo(k, x));
+      s.scan_box[2 * k][e] = broad::float_above(set.hi(k, x));
+    }
+    if (!frames) return;
+    const Sorted::Frame f = element_frame(vertex, vertices);
+    s.entry_body[e] = f.body;
+    for (int k = 0; k < 3; ++k) s.entry_frame[2 * k][e] = f.lo[k], s.entry_frame[2 * k + 1][e] = f.hi[k];
+  });
+}
+
+template <class Set>
+void list_cells(Sorted& s, const Set& set, const LargeVector<Sorted::Frame>& vertex, const broad::OffAxisGrid& g) {
   const std::size_t n = s.order.size(), cells = std::size_t(g.count());
+  if (cells == 1) {  // every entry its element, at home
+    s.cell_start = {0, static_cast<std::int32_t>(n)};
+    fill_entries(s, set, vertex, n, [](std::size_t e) { return e; }, [](std::size_t) { return std::uint8_t{3}; });
+    return;
+  }
   LargeVector<CellSpan> span(n);
-  for_each_block(n, [&](std::size_t i) { span[i] = cell_span(g, s, i); });
+  for_each_block(n, [&](std::size_t i) { span[i] = cell_span(g, set, s.order[i]); });
   LargeVector<std::int32_t> next(cells + 1, 0);
   for (const CellSpan& c : span) {
     for (int a = c.lo1; a <= c.hi1; ++a) {
@@ -218,7 +268,7 @@ void list_cells(Sorted& s, const broad::OffAxisGrid& g) {
   s.cell_start = next;
   const std::size_t entries = std::size_t(next[cells]);
   // The sweep position of each entry's element and its home bits; the
-  // parallel fill below writes each entry whole.
+  // parallel fill writes each entry whole.
   LargeVector<std::int32_t> element(entries);
   LargeVector<std::uint8_t> home(entries);
   for (std::size_t i = 0; i < n; ++i) {  // in sweep order: every list stays sorted
@@ -231,32 +281,8 @@ void list_cells(Sorted& s, const broad::OffAxisGrid& g) {
       }
     }
   }
-  s.entries.resize(entries);
-  s.entry_lo.resize(entries);
-  // Padded: the scan may read a vector past the last entry.
-  const auto padded = [&](auto& v, std::size_t n, auto pad) {
-    v.resize(n == 0 ? 0 : n + broad::kScanSlack);
-    std::fill(v.begin() + std::ptrdiff_t(n), v.end(), pad);
-  };
-  for (auto& f : s.scan_box) padded(f, entries, 0.0f);
-  const bool frames = !s.frames.empty();
-  padded(s.entry_body, frames ? entries : 0, -1);
-  for (auto& f : s.entry_frame) padded(f, frames ? entries : 0, 0.0f);
-  for_each_block(entries, [&](std::size_t e) {
-    const auto i = static_cast<std::size_t>(element[e]);
-    const Sorted::Element& x = s.elements[i];
-    s.entries[e] = {x.hi[0], x.lo[1], x.hi[1], x.lo[2], x.hi[2], x.vertices, x.index, x.slabs, home[e]};
-    s.entry_lo[e] = x.lo[0];
-    s.scan_box[0][e] = broad::float_below(x.lo[0]);
-    for (int k = 1; k < 3; ++k) {
-      s.scan_box[2 * k - 1][e] = broad::float_below(x.lo[k]);
-      s.scan_box[2 * k][e] = broad::float_above(x.hi[k]);
-    }
-    if (!frames) return;
-    const Sorted::Frame& f = s.frames[i];
-    s.entry_body[e] = f.body;
-    for (int k = 0; k < 3; ++k) s.entry_frame[2 * k][e] = f.lo[k], s.entry_frame[2 * k + 1][e] = f.hi[k];
-  });
+  fill_entries(s, set, vertex, entries, [&](std::size_t e) { return std::size_t(element[e]); },
+               [&](std::size_t e) { return home[e]; });
 }
 
 // Branch-free (a quarter of rod-twist's overlapping edge pairs share one):
@@ -347,21 +373,21 @@ void SortAndSweep::finish(const Mesh& mesh, const MeshBoxes& boxes) {
   const bool slabs = boxes.vertex_slabs.size() == boxes.vertices.size() &&
                      boxes.edge_slabs.size() == boxes.edges.size() && boxes.face_slabs.size() == boxes.faces.size();
   const auto slabs_of = [&](const DiagonalSlabs& d) { return slabs ? &d : nullptr; };
-  gather(vertices_, boxes.vertices, slabs_of(boxes.vertex_slabs), axis_,
-         [](std::int32_t v) { return std::array<std::int32_t, 3>{v, -1, -1}; });
-  gather(edges_, boxes.edges, slabs_of(boxes.edge_slabs), axis_, [&](std::int32_t e) {
-    return std::array<std::int32_t, 3>{mesh.edges[e][0], mesh.edges[e][1], -1};
-  });
-  gather(faces_, boxes.faces, slabs_of(boxes.face_slabs), axis_, [&](std::int32_t f) { return mesh.faces[f]; });
+  const auto vertex_set = [](std::int32_t v) { return std::array<std::int32_t, 3>{v, -1, -1}; };
+  const auto edge_set = [&](std::int32_t e) { return std::array<std::int32_t, 3>{mesh.edges[e][0], mesh.edges[e][1], -1}; };
+  const auto face_set = [&](std::int32_t f) { return mesh.faces[f]; };
+  const std::tuple sets{SetBoxes{boxes.vertices, slabs_of(boxes.vertex_slabs), vertex_set, axis_},
+                        SetBoxes{boxes.edges, slabs_of(boxes.edge_slabs), edge_set, axis_},
+                        SetBoxes{boxes.faces, slabs_of(boxes.face_slabs), face_set, axis_}};
   // Used only when it covers the vertices (a stale or empty one is ignored).
   const bool frames = boxes.frames.body.size() == boxes.vertices.size() &&
                       boxes.frames.vertices.size() == boxes.vertices.size();
   const LargeVector<Sorted::Frame> vertex = frames ? vertex_frames(boxes.frames) : LargeVector<Sorted::Frame>{};
-  for (Sorted* s : {&vertices_, &edges_, &faces_}) gather_frames(*s, vertex);
-  const broad::OffAxisGrid grid = choose_grid({&vertices_, &edges_, &faces_}, grid_);
+  const broad::OffAxisGrid grid = choose_grid(sets, {&vertices_, &edges_, &faces_}, grid_);
   // The three sets at once: each has serial passes.
-  tbb::parallel_invoke([&] { list_cells(vertices_, grid); }, [&] { list_cells(edges_, grid); },
-                       [&] { list_cells(faces_, grid); });
+  tbb::parallel_invoke([&] { list_cells(vertices_, std::get<0>(sets), vertex, grid); },
+                       [&] { list_cells(edges_, std::get<1>(sets), vertex, grid); },
+                       [&] { list_cells(faces_, std::get<2>(sets), vertex, grid); });
   chunks_.clear();
   const auto split = [&](Part part, std::size_t n) {
     for (std::size_t b = 0; b < n; b += kChunkSize) {

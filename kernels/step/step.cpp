@@ -7,6 +7,7 @@
 #include <string>
 
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_invoke.h>
 #include <tbb/task_arena.h>
 
 #include "common/indexed_gather.hpp"
@@ -106,13 +107,21 @@ StepResult run_step(const Mesh& mesh, MeshBoxes& boxes, SortAndSweep& sweep, boo
   std::vector<ChunkResult> chunks;
   double setup_seconds = 0;
   const auto body = [&] {
-    compute_swept_boxes(mesh, margin, boxes);
-    if (options.diagonal_slabs) compute_diagonal_slabs(mesh, margin, boxes);
-    if (options.body_frames) {
-      compute_body_frames(mesh, margin, boxes.frames);
-    } else {
-      boxes.frames.body.clear();
-    }
+    // The frames (a mostly serial union-find) alongside the boxes and slabs.
+    BodyFrames frames = std::move(boxes.frames);
+    tbb::parallel_invoke(
+        [&] {
+          compute_swept_boxes(mesh, margin, boxes);
+          if (options.diagonal_slabs) compute_diagonal_slabs(mesh, margin, boxes);
+        },
+        [&] {
+          if (options.body_frames) {
+            compute_body_frames(mesh, margin, frames);
+          } else {
+            frames.body.clear();
+          }
+        });
+    boxes.frames = std::move(frames);
     incremental ? sweep.resort(mesh, boxes) : sweep.sort(mesh, boxes);
     setup_seconds = seconds_since(start);
     chunks.resize(sweep.chunk_count());
