@@ -1,4 +1,4 @@
-// Vectors for the large arrays of a step (boxes, sorted copies, cell
+// Vectors for the large arrays of a step (boxes, sort keys, cell
 // lists). A one-shot step writes over a hundred megabytes of fresh memory on
 // the n-body scene, and the first touch of each fresh 4 KiB page is a fault
 // that costs microseconds (more in a VM): 34,000 faults there. So buffers
