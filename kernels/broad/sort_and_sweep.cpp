@@ -17,7 +17,6 @@
 namespace simdccd {
 namespace {
 
-using broad::block_sum;
 using broad::for_each_block;
 
 // Primary boxes per chunk: enough work per task, and chunks enough for two
@@ -105,8 +104,12 @@ CellSpan cell_span(const broad::OffAxisGrid& g, const Set& set, std::int32_t e) 
 
 // Elements sampled per set for the grid's estimates: a fixed stride, so the
 // same ones for any thread count.
-constexpr std::size_t kSamples = 4096;
+constexpr std::size_t kSamples = 1024;
 std::size_t sample_stride(std::size_t n) { return std::max<std::size_t>(1, n / kSamples); }
+// How many elements of a set of n each sampled one stands for.
+double sample_weight(std::size_t n) {
+  return n == 0 ? 0 : double(n) / double((n + sample_stride(n) - 1) / sample_stride(n));
+}
 
 // The mean number of later boxes of a set a box overlaps on the sweep axis,
 // from a sample: how much the single-axis sweep would scan per box.
@@ -129,35 +132,29 @@ double sweep_window(const Set& set, const LargeVector<std::int32_t>& order) {
 // 2.25 times each).
 constexpr double kListCost = 320;
 
-// The finite boxes' hull and summed widths on the two off axes (the
-// identity by default, for block_sum).
+// The sampled finite boxes' hull and widths on the two off axes, each box
+// weighing as many of its set as it stands for.
 struct OffAxisExtent {
   double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY}, width[2] = {0, 0};
-  std::size_t finite = 0;
-  OffAxisExtent& operator+=(const OffAxisExtent& o) {
+  double finite = 0;  ///< weight of the finite boxes
+  template <class Set>
+  void add(const Set& set, std::int32_t e, double weight) {
+    const double l[2] = {set.lo(1, e), set.lo(2, e)}, h[2] = {set.hi(1, e), set.hi(2, e)};
+    if (!std::isfinite(l[0]) || !std::isfinite(h[0]) || !std::isfinite(l[1]) || !std::isfinite(h[1])) return;
     for (int k = 0; k < 2; ++k) {
-      lo[k] = std::min(lo[k], o.lo[k]), hi[k] = std::max(hi[k], o.hi[k]), width[k] += o.width[k];
+      lo[k] = std::min(lo[k], l[k]), hi[k] = std::max(hi[k], h[k]), width[k] += weight * (h[k] - l[k]);
     }
-    finite += o.finite;
-    return *this;
+    finite += weight;
   }
 };
 
-template <class Set>
-OffAxisExtent off_axis_extent(const Set& set, std::int32_t e) {
-  OffAxisExtent x;
-  const double lo[2] = {set.lo(1, e), set.lo(2, e)}, hi[2] = {set.hi(1, e), set.hi(2, e)};
-  if (!std::isfinite(lo[0]) || !std::isfinite(hi[0]) || !std::isfinite(lo[1]) || !std::isfinite(hi[1])) return x;
-  for (int k = 0; k < 2; ++k) x.lo[k] = lo[k], x.hi[k] = hi[k], x.width[k] = hi[k] - lo[k];
-  x.finite = 1;
-  return x;
-}
-
 // Cells about twice the mean finite box width on each off axis (a box meets
 // about (1 + 1/2)^2 cells), at most one per 64 elements; coarser while the
-// boxes would be listed more than 4 times on average (a few huge boxes;
-// estimated from a sample); none (one cell) where the sweep axis alone is
-// selective enough. `sets`: vertices, edges, faces.
+// boxes would be listed more than 4 times on average (a few huge boxes);
+// none (one cell) where the sweep axis alone is selective enough. Every
+// figure is estimated from a fixed sample of each set (the grid only speeds
+// the sweep up: its columns are clamped, so any grid finds every pair).
+// `sets`: vertices, edges, faces.
 template <class V, class E, class F>
 broad::OffAxisGrid choose_grid(const std::tuple<V, E, F>& sets, const std::array<const Sorted*, 3>& sorted,
                                SweepGrid mode) {
@@ -169,12 +166,12 @@ broad::OffAxisGrid choose_grid(const std::tuple<V, E, F>& sets, const std::array
     f(std::get<0>(sets), *sorted[0]), f(std::get<1>(sets), *sorted[1]), f(std::get<2>(sets), *sorted[2]);
   };
   each_set([&](const auto& set, const Sorted& s) {
-    const std::size_t n = s.order.size();
+    const std::size_t n = s.order.size(), stride = sample_stride(n);
     elements += n;
-    all += block_sum<OffAxisExtent>(n, [&](std::size_t e) { return off_axis_extent(set, std::int32_t(e)); });
+    for (std::size_t e = 0; e < n; e += stride) all.add(set, std::int32_t(e), sample_weight(n));
   });
   const auto& [lo, hi, width, finite] = all;
-  if (finite == 0) return g;
+  if (!(finite > 0)) return g;
   double cells[2];
   for (int k = 0; k < 2; ++k) {
     const double extent = hi[k] - lo[k], cell = 2 * width[k] / double(finite);
@@ -197,7 +194,7 @@ broad::OffAxisGrid choose_grid(const std::tuple<V, E, F>& sets, const std::array
       const std::size_t n = s.order.size(), stride = sample_stride(n);
       std::size_t sampled = 0;
       for (std::size_t e = 0; e < n; e += stride) sampled += cell_span(g, set, std::int32_t(e)).cells();
-      if (n > 0) listed += double(sampled) * double(n) / double((n + stride - 1) / stride);
+      listed += double(sampled) * sample_weight(n);
     });
     if (listed <= 4 * double(elements) || g.count() == 1) {
       // Worth it when the scan it saves outweighs listing the boxes: a
