@@ -106,10 +106,9 @@ CellSpan cell_span(const broad::OffAxisGrid& g, const Set& set, std::int32_t e) 
 // same ones for any thread count.
 constexpr std::size_t kSamples = 1024;
 std::size_t sample_stride(std::size_t n) { return std::max<std::size_t>(1, n / kSamples); }
+std::size_t sample_count(std::size_t n) { return (n + sample_stride(n) - 1) / sample_stride(n); }
 // How many elements of a set of n each sampled one stands for.
-double sample_weight(std::size_t n) {
-  return n == 0 ? 0 : double(n) / double((n + sample_stride(n) - 1) / sample_stride(n));
-}
+double sample_weight(std::size_t n) { return n == 0 ? 0 : double(n) / double(sample_count(n)); }
 
 // The mean number of later boxes of a set a box overlaps on the sweep axis,
 // from a sample: how much the single-axis sweep would scan per box.
@@ -124,7 +123,7 @@ double sweep_window(const Set& set, const LargeVector<std::int32_t>& order) {
     sum += double(std::upper_bound(order.begin() + std::ptrdiff_t(i + 1), order.end(), hi, below) -
                   (order.begin() + std::ptrdiff_t(i + 1)));
   }
-  return sum / double((n + stride - 1) / stride);
+  return sum / double(sample_count(n));
 }
 
 // Measured on the bundled scenes (cloth-funnel and n-body gain from a grid,
@@ -167,8 +166,9 @@ broad::OffAxisGrid choose_grid(const std::tuple<V, E, F>& sets, const std::array
   };
   each_set([&](const auto& set, const Sorted& s) {
     const std::size_t n = s.order.size(), stride = sample_stride(n);
+    const double weight = sample_weight(n);
     elements += n;
-    for (std::size_t e = 0; e < n; e += stride) all.add(set, std::int32_t(e), sample_weight(n));
+    for (std::size_t e = 0; e < n; e += stride) all.add(set, std::int32_t(e), weight);
   });
   const auto& [lo, hi, width, finite] = all;
   if (!(finite > 0)) return g;
@@ -210,9 +210,8 @@ broad::OffAxisGrid choose_grid(const std::tuple<V, E, F>& sets, const std::array
   }
 }
 
-// The cell lists of one set (Sorted::cell_start and the entries): the
-// element at sweep position element(e) and its home bits home(e) for each
-// of `entries` entries.
+// The entries of one set's cell lists: for each of `entries` entries, the
+// element at sweep position element_of(e) with home bits home_of(e).
 template <class Set, class ElementOf, class HomeOf>
 void fill_entries(Sorted& s, const Set& set, const LargeVector<Sorted::Frame>& vertex, std::size_t entries,
                   const ElementOf& element_of, const HomeOf& home_of) {
@@ -245,6 +244,7 @@ void fill_entries(Sorted& s, const Set& set, const LargeVector<Sorted::Frame>& v
   });
 }
 
+// The cell lists of one set: Sorted::cell_start and the entries.
 template <class Set>
 void list_cells(Sorted& s, const Set& set, const LargeVector<Sorted::Frame>& vertex, const broad::OffAxisGrid& g) {
   const std::size_t n = s.order.size(), cells = std::size_t(g.count());
@@ -370,12 +370,13 @@ void SortAndSweep::finish(const Mesh& mesh, const MeshBoxes& boxes) {
   const bool slabs = boxes.vertex_slabs.size() == boxes.vertices.size() &&
                      boxes.edge_slabs.size() == boxes.edges.size() && boxes.face_slabs.size() == boxes.faces.size();
   const auto slabs_of = [&](const DiagonalSlabs& d) { return slabs ? &d : nullptr; };
-  const auto vertex_set = [](std::int32_t v) { return std::array<std::int32_t, 3>{v, -1, -1}; };
-  const auto edge_set = [&](std::int32_t e) { return std::array<std::int32_t, 3>{mesh.edges[e][0], mesh.edges[e][1], -1}; };
-  const auto face_set = [&](std::int32_t f) { return mesh.faces[f]; };
-  const std::tuple sets{SetBoxes{boxes.vertices, slabs_of(boxes.vertex_slabs), vertex_set, axis_},
-                        SetBoxes{boxes.edges, slabs_of(boxes.edge_slabs), edge_set, axis_},
-                        SetBoxes{boxes.faces, slabs_of(boxes.face_slabs), face_set, axis_}};
+  // Each element's vertices (-1: none).
+  const auto of_vertex = [](std::int32_t v) { return std::array<std::int32_t, 3>{v, -1, -1}; };
+  const auto of_edge = [&](std::int32_t e) { return std::array<std::int32_t, 3>{mesh.edges[e][0], mesh.edges[e][1], -1}; };
+  const auto of_face = [&](std::int32_t f) { return mesh.faces[f]; };
+  const std::tuple sets{SetBoxes{boxes.vertices, slabs_of(boxes.vertex_slabs), of_vertex, axis_},
+                        SetBoxes{boxes.edges, slabs_of(boxes.edge_slabs), of_edge, axis_},
+                        SetBoxes{boxes.faces, slabs_of(boxes.face_slabs), of_face, axis_}};
   // Used only when it covers the vertices (a stale or empty one is ignored).
   const bool frames = boxes.frames.body.size() == boxes.vertices.size() &&
                       boxes.frames.vertices.size() == boxes.vertices.size();
