@@ -115,25 +115,33 @@ void project(typename L::M k0, typename L::M k1, typename L::V x, typename L::V 
 /// d is sound; rounding in d is harmless): from the centroid of the first
 /// primitive (VF: the vertex; EE: edge a) to that of the second at lo; with
 /// kNormalPart, for EE also its part normal to edge a, which separates
-/// parallel edges side by side.
-template <class L, QueryType kType, bool kNormalPart>
+/// parallel edges side by side. kWholeStep: [lo, hi] is [0, 1], whose ends
+/// are the input points themselves (relative_at's values there, without
+/// its arithmetic).
+template <class L, QueryType kType, bool kNormalPart, bool kWholeStep = false>
 typename L::M separated_over_interval(const QueryLanes<L>& q, typename L::V lo, typename L::V hi) {
   using V = typename L::V;
   using M = typename L::M;
   constexpr bool vf = kType == QueryType::vertex_face;
   constexpr bool two = kNormalPart && !vf;
-  const auto position = [&](int j, int axis, V t, V& p, V& m) {
-    V velocity;
-    relative_at<L>(q, j, axis, t, p, m, velocity);
+  // Relative point j at end 0 (lo) or 1 (hi), with its magnitude bound.
+  const auto position = [&](int j, int axis, int end, V& p, V& m) {
+    if constexpr (kWholeStep) {
+      p = q.relative(end, j, axis);
+      m = L::mul(L::abs(p), L::set(1 + 4 * kUnitRoundoff));
+    } else {
+      V velocity;
+      relative_at<L>(q, j, axis, end == 0 ? lo : hi, p, m, velocity);
+    }
   };
   // Scaled centroid differences at lo, c: VF (R1 + R2 + R3) / 3 - 0; EE
   // (R2 + R3) / 2 - R1 / 2; and n = c |R1|^2 - R1 (c.R1).
   V cx, cy, cz, nx, ny, nz;
   {
     V p1x, p1y, p1z, p2x, p2y, p2z, p3x, p3y, p3z, m;
-    position(1, 0, lo, p1x, m), position(1, 1, lo, p1y, m), position(1, 2, lo, p1z, m);
-    position(2, 0, lo, p2x, m), position(2, 1, lo, p2y, m), position(2, 2, lo, p2z, m);
-    position(3, 0, lo, p3x, m), position(3, 1, lo, p3y, m), position(3, 2, lo, p3z, m);
+    position(1, 0, 0, p1x, m), position(1, 1, 0, p1y, m), position(1, 2, 0, p1z, m);
+    position(2, 0, 0, p2x, m), position(2, 1, 0, p2y, m), position(2, 2, 0, p2z, m);
+    position(3, 0, 0, p3x, m), position(3, 1, 0, p3y, m), position(3, 2, 0, p3z, m);
     cx = vf ? L::add(L::add(p1x, p2x), p3x) : L::sub(L::add(p2x, p3x), p1x);
     cy = vf ? L::add(L::add(p1y, p2y), p3y) : L::sub(L::add(p2y, p3y), p1y);
     cz = vf ? L::add(L::add(p1z, p2z), p3z) : L::sub(L::add(p2z, p3z), p1z);
@@ -152,15 +160,14 @@ typename L::M separated_over_interval(const QueryLanes<L>& q, typename L::V lo, 
   };
   M along_c = L::le(L::set(0), L::set(1)), along_n = along_c;
   for (int end = 0; end < 2; ++end) {
-    const V t = end == 0 ? lo : hi;
     for (int a = 0; a < (vf ? 1 : 2); ++a) {
       for (int b = vf ? 1 : 2; b < 4; ++b) {
         // R_b - R_a at t, with its magnitude bound; R_0 = 0.
         V wx, wy, wz, mx, my, mz;
-        position(b, 0, t, wx, mx), position(b, 1, t, wy, my), position(b, 2, t, wz, mz);
+        position(b, 0, end, wx, mx), position(b, 1, end, wy, my), position(b, 2, end, wz, mz);
         if (a != 0) {
           V ax, ay, az, nax, nay, naz;
-          position(a, 0, t, ax, nax), position(a, 1, t, ay, nay), position(a, 2, t, az, naz);
+          position(a, 0, end, ax, nax), position(a, 1, end, ay, nay), position(a, 2, end, az, naz);
           wx = L::sub(wx, ax), wy = L::sub(wy, ay), wz = L::sub(wz, az);
           mx = L::add(mx, nax), my = L::add(my, nay), mz = L::add(mz, naz);
         }

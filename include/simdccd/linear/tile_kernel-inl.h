@@ -122,7 +122,7 @@ void screen(Tile& t, const double* const* coord, std::size_t i) {
   if (!L::all(miss)) miss = L::either(miss, orientations_apart<L, kType>(q));
   // Separation over the whole step decides the bodies that move side by side
   // (rigidly or nearly), whose cubic is too small to certify.
-  if (!L::all(miss)) miss = L::either(miss, separated_over_interval<L, kType, false>(q, L::set(0), L::set(1)));
+  if (!L::all(miss)) miss = L::either(miss, separated_over_interval<L, kType, false, true>(q, L::set(0), L::set(1)));
   const V verdict = L::select(miss, miss_value, verdict_value<L>(Verdict::candidate));
   L::store(L::select(valid, verdict, invalid), t.verdict + i);
   L::store(b0, t.cubic[0] + i), L::store(b1, t.cubic[1] + i);
