@@ -79,6 +79,9 @@ typename L::V certified_sum(typename L::V x, typename L::V y, typename L::V z, t
   return L::add(L::add(x, y), z);
 }
 
+/// How relative_at's bounds grow what they bound (its p is off by at most 4 u m).
+inline constexpr double kRelativeGrowth = 1 + 4 * kUnitRoundoff;
+
 /// Coordinate `axis` of point j (1..3) relative to point 0 at time lo:
 /// its value p = (1-lo) P + lo Q (off by at most 4 u m), a bound m on the
 /// magnitude of the exact value, and a bound v on the magnitude of its velocity Q - P.
@@ -86,12 +89,20 @@ template <class L>
 void relative_at(const QueryLanes<L>& q, int j, int axis, typename L::V lo, typename L::V& p,
                  typename L::V& m, typename L::V& v) {
   using V = typename L::V;
-  const V grow = L::set(1 + 4 * kUnitRoundoff);
+  const V grow = L::set(kRelativeGrowth);
   const V p0 = q.relative(0, j, axis), p1 = q.relative(1, j, axis);
   const V s = L::sub(L::set(1), lo);
   p = L::add(L::mul(s, p0), L::mul(lo, p1));
   m = L::mul(L::add(L::mul(s, L::abs(p0)), L::mul(lo, L::abs(p1))), grow);
   v = L::mul(L::add(L::abs(p0), L::abs(p1)), grow);
+}
+
+/// relative_at's p and m at lo = `time`, 0 or 1 exactly: the same values,
+/// read from the input without its arithmetic.
+template <class L>
+void relative_at_end(const QueryLanes<L>& q, int j, int axis, int time, typename L::V& p, typename L::V& m) {
+  p = q.relative(time, j, axis);
+  m = L::mul(L::abs(p), L::set(kRelativeGrowth));
 }
 
 /// Picks coordinates (u, v) of a 3D value in the projection that drops axis
@@ -115,9 +126,8 @@ void project(typename L::M k0, typename L::M k1, typename L::V x, typename L::V 
 /// d is sound; rounding in d is harmless): from the centroid of the first
 /// primitive (VF: the vertex; EE: edge a) to that of the second at lo; with
 /// kNormalPart, for EE also its part normal to edge a, which separates
-/// parallel edges side by side. kWholeStep: [lo, hi] is [0, 1], whose ends
-/// are the input points themselves (relative_at's values there, without
-/// its arithmetic).
+/// parallel edges side by side. kWholeStep: [lo, hi] is [0, 1]
+/// (relative_at_end).
 template <class L, QueryType kType, bool kNormalPart, bool kWholeStep = false>
 typename L::M separated_over_interval(const QueryLanes<L>& q, typename L::V lo, typename L::V hi) {
   using V = typename L::V;
@@ -127,8 +137,7 @@ typename L::M separated_over_interval(const QueryLanes<L>& q, typename L::V lo, 
   // Relative point j at end 0 (lo) or 1 (hi), with its magnitude bound.
   const auto position = [&](int j, int axis, int end, V& p, V& m) {
     if constexpr (kWholeStep) {
-      p = q.relative(end, j, axis);
-      m = L::mul(L::abs(p), L::set(1 + 4 * kUnitRoundoff));
+      relative_at_end<L>(q, j, axis, end, p, m);
     } else {
       V velocity;
       relative_at<L>(q, j, axis, end == 0 ? lo : hi, p, m, velocity);
@@ -162,7 +171,7 @@ typename L::M separated_over_interval(const QueryLanes<L>& q, typename L::V lo, 
   for (int end = 0; end < 2; ++end) {
     for (int a = 0; a < (vf ? 1 : 2); ++a) {
       for (int b = vf ? 1 : 2; b < 4; ++b) {
-        // R_b - R_a at t, with its magnitude bound; R_0 = 0.
+        // R_b - R_a at this end, with its magnitude bound; R_0 = 0.
         V wx, wy, wz, mx, my, mz;
         position(b, 0, end, wx, mx), position(b, 1, end, wy, my), position(b, 2, end, wz, mz);
         if (a != 0) {
