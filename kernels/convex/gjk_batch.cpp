@@ -35,6 +35,22 @@ GjkBatchStats& operator+=(GjkBatchStats& s, const GjkBatchStats& t) {
   return s;
 }
 
+// A polytope's vertex count, up to kBuckets - 1 (others: 0).
+constexpr std::size_t kBuckets = 32;
+std::size_t vertex_bucket(const ConvexShape& shape) { return std::min(shape.vertices.size(), kBuckets - 1); }
+
+// `order` stably sorted by key(i) < kBuckets (`scratch`: as long as it); no
+// pass when all keys are equal.
+template <class Key>
+void by_key(std::vector<std::uint32_t>& order, std::vector<std::uint32_t>& scratch, const Key& key) {
+  std::array<std::uint32_t, kBuckets + 1> start{};
+  for (const std::uint32_t i : order) ++start[key(i) + 1];
+  if (std::count(start.begin(), start.end(), 0) == kBuckets) return;
+  std::partial_sum(start.begin(), start.end(), start.begin());
+  for (const std::uint32_t i : order) scratch[start[key(i)]++] = i;
+  order.swap(scratch);
+}
+
 }  // namespace
 
 GjkBatchStats gjk_batch(std::span<const ConvexShape> shapes, std::span<const ShapePair> pairs,
@@ -85,16 +101,14 @@ GjkBatchStats gjk_batch(std::span<const ConvexShape> shapes, std::span<const Sha
         order.push_back(i);
       }
     }
-    // A counting sort by kind pair (none when all pairs share one): a
-    // vector's lanes then mostly run one kind's support code.
-    std::array<std::size_t, 26> start{};
-    for (const std::uint32_t i : order) ++start[kinds(i) + 1];
-    if (std::count(start.begin(), start.end(), 0) < 25) {
-      std::partial_sum(start.begin(), start.end(), start.begin());
-      sorted.resize(order.size());
-      for (const std::uint32_t i : order) sorted[start[kinds(i)]++] = i;
-      order.swap(sorted);
-    }
+    // Sorted by kind pair, then by the vertex counts of a and b (a stable
+    // counting sort per key, least significant first): a vector's lanes then
+    // mostly run one kind's support code, and its support scans stop at the
+    // longest of its own polytopes, not of the batch.
+    sorted.resize(order.size());
+    by_key(order, sorted, [&](std::uint32_t i) { return vertex_bucket(shapes[pairs[i].b]); });
+    by_key(order, sorted, [&](std::uint32_t i) { return vertex_bucket(shapes[pairs[i].a]); });
+    by_key(order, sorted, kinds);
     auto lanes = std::make_unique<GjkLanes<kGjkBatch>>();
     std::vector<double> rows[2];  // the batch's polytope vertices in GjkLanes::vertices layout
     for (std::size_t begin = 0; begin < order.size(); begin += kGjkBatch) {
@@ -103,6 +117,10 @@ GjkBatchStats gjk_batch(std::span<const ConvexShape> shapes, std::span<const Sha
       for (std::size_t k = begin; k < end; ++k) {
         const ShapePair& p = pairs[order[k]];
         fill_lane(*lanes, k - begin, pair_of(order[k]), options);
+        // Its answer's lines, for writing after the kernel: answers go out
+        // in the sorted order, scattered over the part's results.
+        const auto* answer = reinterpret_cast<const char*>(&results[order[k]]);
+        for (std::size_t line = 0; line < sizeof(GjkResult); line += 64) __builtin_prefetch(answer + line, 1);
         longest[0] = std::max(longest[0], shapes[p.a].vertices.size());
         longest[1] = std::max(longest[1], shapes[p.b].vertices.size());
       }

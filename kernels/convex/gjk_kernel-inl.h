@@ -41,6 +41,9 @@ struct Lane {
   using M = typename L::M;
   B& b;
   std::size_t o;
+  /// The vertex rows a support scan of side s reads for these lanes: their
+  /// longest polytope's (rows past a lane's own repeat its last vertex).
+  std::size_t rows[2];
 
   V ld(const double* row) const { return L::load(row + o); }
   void st(V x, double* row) const { L::store(x, row + o); }
@@ -358,7 +361,7 @@ void support(const Lane<L, B>& q, typename L::M m, int s, typename L::V dx, type
       // as polytope_support() finds it, its coordinates selected along
       // (scalar copies of the winners stalled on store forwarding).
       V best = zero, found = zero, fx = zero, fy = zero, fz = zero;
-      for (std::size_t i = 0; i < b.rows[s]; ++i) {
+      for (std::size_t i = 0; i < q.rows[s]; ++i) {
         const double* row = rows + 3 * K * i;
         const V x = q.ld(row), y = q.ld(row + K), z = q.ld(row + 2 * K);
         const V dot = dot3<L>(x, y, z, ex, ey, ez);
@@ -614,7 +617,16 @@ void run_lanes(const Lane<L, B>& q) {
 /// Every live lane of the batch, L::lanes() at a time.
 template <class L, std::size_t K>
 void gjk_lanes(GjkLanes<K>& b) {
-  for (std::size_t o = 0; o < K; o += L::lanes()) run_lanes(Lane<L, GjkLanes<K>>{b, o});
+  for (std::size_t o = 0; o < K; o += L::lanes()) {
+    Lane<L, GjkLanes<K>> q{b, o, {1, 1}};
+    for (int s = 0; s < 2; ++s) {
+      for (std::size_t l = o; l < o + L::lanes(); ++l) {
+        if (b.live[l] > 0) q.rows[s] = std::max(q.rows[s], static_cast<std::size_t>(b.last[s][l]) + 1);
+      }
+      q.rows[s] = std::min(q.rows[s], b.rows[s]);
+    }
+    run_lanes(q);
+  }
 }
 
 }  // namespace simdccd::convex::SIMDCCD_TARGET_NAMESPACE
