@@ -179,9 +179,13 @@ void fill_lane(GjkLanes<K>& lanes, std::size_t l, const GjkPair& p, const GjkOpt
     lanes.kind[s][l] = static_cast<double>(c.kind);
     for (int k = 0; k < 9; ++k) lanes.R[s][k][l] = pose[s]->R[k];
     set_row(lanes.x[s], l, pose[s]->x);
-    set_row(lanes.end0[s], l, core[s]->end(0));
-    set_row(lanes.end1[s], l, core[s]->end(1));
-    set_row(lanes.half[s], l, c.kind == ShapeKind::cylinder ? Vec3{c.radius, 0, c.half_height} : c.half);
+    // Rows a kind's support never reads are left as they are (selected away).
+    if (c.kind == ShapeKind::sphere || c.kind == ShapeKind::capsule) {
+      set_row(lanes.end0[s], l, core[s]->end(0));
+      set_row(lanes.end1[s], l, core[s]->end(1));
+    } else if (c.kind != ShapeKind::polytope) {
+      set_row(lanes.half[s], l, c.kind == ShapeKind::cylinder ? Vec3{c.radius, 0, c.half_height} : c.half);
+    }
     const bool polytope = c.kind == ShapeKind::polytope;
     lanes.last[s][l] = polytope ? static_cast<double>(c.vertices.size() - 1) : 0;
   }
@@ -227,11 +231,11 @@ void fill_lane(GjkLanes<K>& lanes, std::size_t l, const GjkPair& p, const GjkOpt
 }
 
 template <std::size_t K>
-GjkResult finish_lane(const GjkLanes<K>& lanes, std::size_t l, const GjkPair& p) {
+void finish_lane(const GjkLanes<K>& lanes, std::size_t l, const GjkPair& p, GjkResult& r) {
   const Core ca(*p.a, *p.pa), cb(*p.b, *p.pb);
   const double margin = ca.margin() + cb.margin();
   const double tau = lanes.tau[l];
-  GjkResult r;
+  r = GjkResult{};
   r.valid = true;
   r.tolerance = tau;
   r.converged = lanes.converged[l] > 0;
@@ -272,11 +276,10 @@ GjkResult finish_lane(const GjkLanes<K>& lanes, std::size_t l, const GjkPair& p)
       ++r.warm.count;
     }
   }
-  return r;
 }
 
 template void fill_lane(GjkLanes<kGjkBatch>&, std::size_t, const GjkPair&, const GjkOptions&);
-template GjkResult finish_lane(const GjkLanes<kGjkBatch>&, std::size_t, const GjkPair&);
+template void finish_lane(const GjkLanes<kGjkBatch>&, std::size_t, const GjkPair&, GjkResult&);
 
 namespace {
 
@@ -310,7 +313,9 @@ GjkResult gjk_one(const GjkPair& pair, const GjkOptions& options) {
   lane.vertices[1] = pair.b->kind == ShapeKind::polytope ? &pair.b->vertices[0].x : nullptr;
   fill_lane(lane, 0, pair, options);
   portable::gjk_lanes<simd::ScalarLanes>(lane);
-  return finish_lane(lane, 0, pair);
+  GjkResult r;
+  finish_lane(lane, 0, pair, r);
+  return r;
 }
 
 }  // namespace simdccd::convex

@@ -149,7 +149,7 @@ GjkBatchStats gjk_batch(std::span<const ConvexShape> shapes, std::span<const Sha
       kernel(*lanes);
       for (std::size_t k = begin; k < end; ++k) {
         GjkResult& r = results[order[k]];
-        r = finish_lane(*lanes, k - begin, pair_of(order[k]));
+        finish_lane(*lanes, k - begin, pair_of(order[k]), r);
         count(stats, r);
       }
     }

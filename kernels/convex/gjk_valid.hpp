@@ -30,9 +30,10 @@ struct GjkPair {
 template <std::size_t K>
 void fill_lane(GjkLanes<K>& lanes, std::size_t lane, const GjkPair& pair, const GjkOptions& options);
 
-/// The answer of a lane the kernel ran, for the pair it was filled with.
+/// r := the answer of a lane the kernel ran, for the pair it was filled with
+/// (written in place: a batch's answers go straight to their slots).
 template <std::size_t K>
-GjkResult finish_lane(const GjkLanes<K>& lanes, std::size_t lane, const GjkPair& pair);
+void finish_lane(const GjkLanes<K>& lanes, std::size_t lane, const GjkPair& pair, GjkResult& r);
 
 /// gjk() of a valid pair: one lane on plain doubles, the polytopes scanned in place.
 GjkResult gjk_one(const GjkPair& pair, const GjkOptions& options);
