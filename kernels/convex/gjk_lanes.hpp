@@ -36,6 +36,7 @@ struct GjkLanes {
   double end0[2][3][K];     ///< sphere: its center; capsule: core end 0 (world)
   double end1[2][3][K];     ///< capsule: core end 1 (world)
   double half[2][3][K];     ///< box half extents; cylinder: radius, 0, half height
+  // (end0, end1 and half are filled only for the kinds that read them.)
   double last[2][K];  ///< polytope: its vertex count less 1; others 0
   double tau[K], hit2[K], apart[K], max_iterations[K];
   double start[3][K];       ///< the cold start's direction (where no slot is in)
