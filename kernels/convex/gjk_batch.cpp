@@ -1,6 +1,7 @@
 // Many GJK queries over cores and SIMD lanes (convex/gjk_batch.hpp): the
-// pairs sorted by their shapes' kinds so that a vector's lanes run the same
-// support code, 64 to a batch of the active target's kernel.
+// pairs sorted by their shapes' kinds and vertex counts so that a vector's
+// lanes run the same support code over about as many vertices, 64 to a
+// batch of the active target's kernel.
 #include "simdccd/convex/gjk_batch.hpp"
 
 #include <tbb/blocked_range.h>
@@ -35,20 +36,26 @@ GjkBatchStats& operator+=(GjkBatchStats& s, const GjkBatchStats& t) {
   return s;
 }
 
-// A polytope's vertex count, up to kBuckets - 1 (others: 0).
-constexpr std::size_t kBuckets = 32;
-std::size_t vertex_bucket(const ConvexShape& shape) { return std::min(shape.vertices.size(), kBuckets - 1); }
+// A pair's order in a part: its kind pair, then the vertex counts of a and
+// b (up to 31), 5 bits each, above its index.
+std::uint64_t sort_key(const ConvexShape& a, const ConvexShape& b, std::uint32_t index) {
+  const auto count = [](const ConvexShape& s) { return std::min<std::uint64_t>(s.vertices.size(), 31); };
+  const std::uint64_t kinds = static_cast<std::uint64_t>(a.kind) * 5 + static_cast<std::uint64_t>(b.kind);
+  return (kinds << 10 | count(a) << 5 | count(b)) << 32 | index;
+}
 
-// `order` stably sorted by key(i) < kBuckets (`scratch`: as long as it); no
-// pass when all keys are equal.
-template <class Key>
-void by_key(std::vector<std::uint32_t>& order, std::vector<std::uint32_t>& scratch, const Key& key) {
-  std::array<std::uint32_t, kBuckets + 1> start{};
-  for (const std::uint32_t i : order) ++start[key(i) + 1];
-  if (std::count(start.begin(), start.end(), 0) == kBuckets) return;
-  std::partial_sum(start.begin(), start.end(), start.begin());
-  for (const std::uint32_t i : order) scratch[start[key(i)]++] = i;
-  order.swap(scratch);
+// `keyed` sorted by key (a stable counting sort per 5-bit digit, least
+// significant first; none for a digit all share). `scratch`: as long.
+void sort_by_key(std::vector<std::uint64_t>& keyed, std::vector<std::uint64_t>& scratch) {
+  for (int shift = 32; shift < 47; shift += 5) {
+    const auto digit = [shift](std::uint64_t e) { return static_cast<std::size_t>(e >> shift & 31); };
+    std::array<std::uint32_t, 33> start{};
+    for (const std::uint64_t e : keyed) ++start[digit(e) + 1];
+    if (std::count(start.begin(), start.end(), 0) == 32) continue;
+    std::partial_sum(start.begin(), start.end(), start.begin());
+    for (const std::uint64_t e : keyed) scratch[start[digit(e)]++] = e;
+    keyed.swap(scratch);
+  }
 }
 
 }  // namespace
@@ -75,17 +82,14 @@ GjkBatchStats gjk_batch(std::span<const ConvexShape> shapes, std::span<const Sha
     return GjkPair{&shapes[p.a], reach[2 * i], &p.pose_a, &shapes[p.b], reach[2 * i + 1], &p.pose_b,
                    warm.empty() ? nullptr : &warm[i]};
   };
-  const auto kinds = [&](std::uint32_t i) {
-    return static_cast<std::size_t>(shapes[pairs[i].a].kind) * 5 + static_cast<std::size_t>(shapes[pairs[i].b].kind);
-  };
   // A part of the pairs, in one pass while their data is in cache: checks,
   // then the lanes in batches of kGjkBatch.
   const auto run = [&](const tbb::blocked_range<std::size_t>& range, GjkBatchStats stats) {
     // The valid pairs for the lanes, then by kind pair; a pair with a
     // polytope of more than kLaneVertices vertices runs alone (gjk()'s path,
     // the same bits), its vertices scanned in place rather than copied into rows.
-    std::vector<std::uint32_t> order, sorted;
-    order.reserve(range.size());
+    std::vector<std::uint64_t> keyed, scratch;
+    keyed.reserve(range.size());
     for (auto i = static_cast<std::uint32_t>(range.begin()); i < range.end(); ++i) {
       const ShapePair& p = pairs[i];
       const bool ok = options_ok && p.a < shapes.size() && p.b < shapes.size() && is_valid(p.pose_a) &&
@@ -98,17 +102,16 @@ GjkBatchStats gjk_batch(std::span<const ConvexShape> shapes, std::span<const Sha
         results[i] = gjk_one(pair_of(i), options);
         count(stats, results[i]);
       } else {
-        order.push_back(i);
+        keyed.push_back(sort_key(shapes[p.a], shapes[p.b], i));
       }
     }
-    // Sorted by kind pair, then by the vertex counts of a and b (a stable
-    // counting sort per key, least significant first): a vector's lanes then
-    // mostly run one kind's support code, and its support scans stop at the
-    // longest of its own polytopes, not of the batch.
-    sorted.resize(order.size());
-    by_key(order, sorted, [&](std::uint32_t i) { return vertex_bucket(shapes[pairs[i].b]); });
-    by_key(order, sorted, [&](std::uint32_t i) { return vertex_bucket(shapes[pairs[i].a]); });
-    by_key(order, sorted, kinds);
+    // Sorted by kind pair, then by vertex counts: a vector's lanes then mostly
+    // run one kind's support code, and its support scans stop at the longest
+    // of its own polytopes, not of the batch.
+    scratch.resize(keyed.size());
+    sort_by_key(keyed, scratch);
+    std::vector<std::uint32_t> order(keyed.size());
+    for (std::size_t k = 0; k < keyed.size(); ++k) order[k] = static_cast<std::uint32_t>(keyed[k]);
     auto lanes = std::make_unique<GjkLanes<kGjkBatch>>();
     std::vector<double> rows[2];  // the batch's polytope vertices in GjkLanes::vertices layout
     for (std::size_t begin = 0; begin < order.size(); begin += kGjkBatch) {
