@@ -260,7 +260,7 @@ TEST_CASE("advance kernels: no triangle pair touches before its closing time") {
   CHECK(broken == 0);
 }
 
-TEST_CASE("advance kernels: pure translations close at their exact time; receding pairs never") {
+TEST_CASE("advance kernels: pure translations close at their exact time, receding pairs never") {
   // Triangles: a = (0,0,0), (1,0,0), (0,1,0); b the same raised to z = 0.5.
   // Nodes: flat rectangles, a's at the origin with half-axes u = (0,1,0),
   // v = (0.5,0,0) (so its normal u x v points down, -z: the kernel must turn
@@ -557,7 +557,7 @@ void for_node_pairs(const RigidModel& a, const RigidModel& b, const NodeIds& ids
 
 }  // namespace
 
-TEST_CASE("advance kernels: every node's swept sphere holds its triangles; a tube's is thinner than a box") {
+TEST_CASE("advance kernels: every node's swept sphere holds its triangles, a tube's is thinner than a box") {
   // Containment: every vertex below a node lies within its radius of the
   // node's rectangle (center + s u + t v, |s|, |t| <= 1), for mixed soups, a
   // torus knot and octagonal tubes. A tube: an 8-sided prism of circumradius 1

@@ -337,3 +337,120 @@ TEST_CASE("convex.gjk judge: pairs far from the origin keep the guarantee") {
 }
 
 }  // namespace simdccd::convex
+
+namespace simdccd::convex {
+namespace {
+
+// A pair's shapes and poses times 2^k (exact in the normal range).
+std::vector<Vec3> times_power(std::vector<Vec3> v, int k) {
+  for (Vec3& p : v) p = ldexp(p, k);
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("convex.gjk: tiny pairs answer as at unit size, scaled, and the batch agrees on every implementation") {
+  // Random polytope pairs brought to unit size (largest vertex coordinate or
+  // translation component in [1, 2)) by a power of two, then copied at
+  // 2^-100 to 2^-900 of that: every product GJK forms (up to six lengths) then
+  // underflows. The copies must give the unit pair's answer times the scale,
+  // bit for bit (scaling commutes with every rounding above the
+  // subnormals), the exact judge must accept them, and gjk_batch must agree
+  // with gjk() on each implementation.
+  const std::vector<PolytopePair> pairs = random_polytope_pairs(simdccd::test::scaled(300, 60), 77, 12);
+  std::vector<ConvexShape> shapes;
+  std::vector<ShapePair> batch;
+  std::vector<GjkResult> expected;
+  std::size_t mismatches = 0, differ = 0, intersecting = 0;
+  for (const PolytopePair& p : pairs) {
+    double m = std::max(max_abs(p.pose_a.x), max_abs(p.pose_b.x));
+    for (const auto* side : {&p.a, &p.b}) {
+      for (const Vec3& v : *side) m = std::max(m, max_abs(v));
+    }
+    const int unit = -std::ilogb(m);
+    const ConvexShape a = polytope(times_power(p.a, unit)), b = polytope(times_power(p.b, unit));
+    const Pose pa{p.pose_a.R, ldexp(p.pose_a.x, unit)}, pb{p.pose_b.R, ldexp(p.pose_b.x, unit)};
+    const GjkResult base = gjk(a, pa, b, pb);
+    REQUIRE(base.valid);
+    intersecting += base.intersecting;
+    for (int k : {-100, -300, -600, -900}) {
+      const ConvexShape ta = polytope(times_power(a.vertices, k)), tb = polytope(times_power(b.vertices, k));
+      const Pose ta_pose{pa.R, ldexp(pa.x, k)}, tb_pose{pb.R, ldexp(pb.x, k)};
+      const GjkResult r = gjk(ta, ta_pose, tb, tb_pose);
+      GjkResult scaled = base;
+      scaled.distance = std::ldexp(base.distance, k);
+      scaled.lower_bound = std::ldexp(base.lower_bound, k);
+      scaled.tolerance = std::ldexp(base.tolerance, k);
+      scaled.point_a = ldexp(base.point_a, k);
+      scaled.point_b = ldexp(base.point_b, k);
+      scaled.warm.direction = ldexp(base.warm.direction, k);
+      differ += !identical(r, scaled);
+      const auto verdict = judge_gjk(r, ta, ta_pose, tb, tb_pose);
+      REQUIRE(verdict.has_value());
+      mismatches += verdict->mismatch;
+      batch.push_back({static_cast<std::uint32_t>(shapes.size()), static_cast<std::uint32_t>(shapes.size() + 1),
+                       ta_pose, tb_pose});
+      shapes.push_back(ta);
+      shapes.push_back(tb);
+      expected.push_back(r);
+    }
+  }
+  CHECK(differ == 0);
+  CHECK(mismatches == 0);
+  CHECK(intersecting > pairs.size() / 10);
+  CHECK(intersecting < pairs.size() - pairs.size() / 10);
+  const std::string before = active_implementation();
+  for (const std::string& impl : runnable_implementations()) {
+    CAPTURE(impl);
+    REQUIRE(set_implementation(impl));
+    std::vector<GjkResult> got(batch.size());
+    gjk_batch(shapes, batch, got, {}, 2);
+    std::size_t batch_differ = 0;
+    for (std::size_t i = 0; i < got.size(); ++i) batch_differ += !identical(got[i], expected[i]);
+    CHECK(batch_differ == 0);
+  }
+  set_implementation(before);
+}
+
+TEST_CASE("convex.gjk: warm directions of any finite size start as well as the cold one") {
+  // Unit cylinders 3 apart along x (gap 1): a warm start from a subnormal,
+  // a tiny or a huge direction (whose squares under- or overflow) must give
+  // a valid, finite answer within the tolerance of the cold one's.
+  const ConvexShape c = cylinder(1, 1);
+  Pose pb;
+  pb.x = {3, 0, 0};
+  const GjkResult cold = gjk(c, {}, c, pb);
+  REQUIRE(cold.valid);
+  REQUIRE_FALSE(cold.intersecting);
+  for (const Vec3& d : {Vec3{5e-324, 0, 0}, Vec3{-1e-310, 1e-310, 0}, Vec3{-1.7e308, -1.7e308, 0}, Vec3{1e300, 1e300, 1e300}}) {
+    CAPTURE(d.x);
+    GjkWarmStart warm;
+    warm.direction = d;
+    const GjkResult r = gjk(c, {}, c, pb, {}, &warm);
+    CHECK(r.valid);
+    CHECK_FALSE(r.intersecting);
+    CHECK(std::abs(r.distance - 1) <= r.tolerance);
+    CHECK(std::isfinite(r.point_a.x));
+  }
+}
+
+TEST_CASE("convex.shapes: supports along subnormal and huge directions") {
+  // A unit sphere's support along +x is (1, 0, 0) whatever the length of the
+  // direction; a cylinder of radius 2 along -y, (0, -2, h sign(d_z)).
+  for (const double s : {5e-324, 1e-310, 1e-200, 1.0, 1e300, 1.7e308}) {
+    CAPTURE(s);
+    CHECK(support(sphere(1), {s, 0, 0}).point == Vec3{1, 0, 0});
+    CHECK(support(cylinder(2, 3), {0, -s, s}).point == Vec3{0, -2, 3});
+  }
+}
+
+TEST_CASE("convex.exact: the reported distance of hulls closer than 2^-537") {
+  // Two points 2^-600 apart: the squared distance 2^-1200 is below every
+  // double, its root is not.
+  const std::vector<Vec3> a{{0, 0, 0}}, b{{0x1p-600, 0, 0}};
+  const ExactPolytopeDistance d = exact_polytope_distance(a, b);
+  CHECK(d.squared_distance == mpq_class(1) / (mpq_class(1) << 1200));
+  CHECK(d.distance == 0x1p-600);
+}
+
+}  // namespace simdccd::convex

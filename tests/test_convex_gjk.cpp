@@ -508,7 +508,7 @@ TEST_CASE("convex.gjk: a tilted cylinder's rim above a plate, and one lying on i
   CHECK(c.feature_a == FeatureId{FeatureType::face, 1});
 }
 
-TEST_CASE("convex.gjk: touching boxes are intersecting; a box inside another") {
+TEST_CASE("convex.gjk: touching boxes are intersecting, a box inside another") {
   // Exactly shared planes (all coordinates exact in double): distance 0.
   const ConvexShape cube = box({1, 1, 1});
   const Vec3 offsets[] = {{2, 0.3, 0.2}, {2, 2, 0.5}, {2, 2, 2}, {0.5, -2, 0.25}, {2, -1.75, 1.5}};
@@ -831,7 +831,7 @@ TEST_CASE("convex.gjk: a warm start on a slightly moved frame gives the same ans
   CHECK(2 * warm_total < cold_total + cold_total / 2);  // well below on average
 }
 
-TEST_CASE("convex.gjk: warm starts that do not fit are ignored; the iteration cap") {
+TEST_CASE("convex.gjk: warm starts that do not fit are ignored, and the iteration cap") {
   const ConvexShape cube = box({1, 1, 1});
   const Pose pb{{1, 0, 0, 0, 1, 0, 0, 0, 1}, {3, 0.5, 0}};
   const GjkResult cold = gjk(cube, identity, cube, pb);

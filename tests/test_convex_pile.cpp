@@ -149,6 +149,28 @@ TEST_CASE("pile: options out of range throw") {
   o = PileOptions{};
   o.solver_iterations = 0;
   CHECK_THROWS_AS(PileScene{o}, std::invalid_argument);
+  o = PileOptions{};
+  o.throw_speed = INFINITY;
+  CHECK_THROWS_AS(PileScene{o}, std::invalid_argument);
+}
+
+TEST_CASE("pile: add_body rejects what the scene's solver cannot move") {
+  // A sphere of radius 1e-105 would weigh (1e-105 / 0.3)^3, which underflows
+  // (its inverse mass overflows); non-finite velocities would turn the pose
+  // into NaN.
+  PileOptions o;
+  o.bodies = 0;
+  o.threads = 1;
+  PileScene s(o);
+  Pose above;
+  above.x = {0, 0, 0.5};
+  CHECK_THROWS_AS(s.add_body(sphere(1e-105), above), std::invalid_argument);
+  CHECK_THROWS_AS(s.add_body(sphere(0x1p31), above), std::invalid_argument);
+  CHECK_THROWS_AS(s.add_body(sphere(0.1), above, {NAN, 0, 0}), std::invalid_argument);
+  CHECK_THROWS_AS(s.add_body(sphere(0.1), above, {}, {0, INFINITY, 0}), std::invalid_argument);
+  const std::uint32_t id = s.add_body(sphere(0.1), above, {0, 0, -1});
+  s.step();
+  CHECK(std::isfinite(s.poses()[id].x.z));
 }
 
 }  // namespace

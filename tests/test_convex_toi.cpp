@@ -226,7 +226,7 @@ TEST_CASE("convex.toi: a box orbiting into a wall, half turn and finite turn (ti
   check_known_contacts(a, pa, b, pb, cases);
 }
 
-TEST_CASE("convex.toi: a sphere moving past a box misses; shapes starting in contact give toi 0") {
+TEST_CASE("convex.toi: a sphere moving past a box misses, shapes starting in contact give toi 0") {
   // Sphere r = 1/2 from (-5, 2, 0) to (5, 2, 0) past [-1, 1]^3: its least
   // distance is 2 - 1 - 1/2 = 1/2 (over the box's top face).
   const ConvexShape s = sphere(0.5), cube = box({1, 1, 1});

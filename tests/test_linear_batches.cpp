@@ -185,5 +185,30 @@ TEST_CASE("linear.batch: invalid coordinates are flagged and counted, in every m
   }
 }
 
+TEST_CASE("linear.batch: a negative time tolerance makes every query invalid") {
+  // A vertex falling through the triangle (0,0,0) (1,0,0) (0,1,0) from
+  // (0.2, 0.2, 1) to (0.2, 0.2, -1), a hit at t = 1/2: the refinement of a
+  // negative tolerance would stop past the root (or never start).
+  const double points[8][3] = {{0.2, 0.2, 1}, {0, 0, 0}, {1, 0, 0}, {0, 1, 0},
+                               {0.2, 0.2, -1}, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+  SoaQueries q;
+  q.type = QueryType::vertex_face;
+  q.count = 1;
+  for (int k = 0; k < 24; ++k) q.coord[k] = &points[k / 3][k % 3];
+  for (Mode mode : {Mode::conservative, Mode::exact}) {
+    for (const double tolerance : {-1.0, -0.5, -1e-12}) {
+      CAPTURE(tolerance);
+      Answers a(1);
+      const BatchStats stats = linear_ccd(q, Options{mode, tolerance}, a.view(), 0, 1);
+      CHECK(stats.invalid == 1);
+      CHECK(a.status[0] == Status::invalid_input);
+    }
+    Answers ok(1);
+    linear_ccd(q, Options{mode, 0}, ok.view(), 0, 1);
+    CHECK(ok.hit[0] == 1);
+    CHECK(ok.toi[0] <= 0.5);
+  }
+}
+
 }  // namespace
 }  // namespace simdccd

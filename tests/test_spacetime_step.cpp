@@ -467,7 +467,7 @@ TEST_CASE("step spacetime: a non-finite or out-of-range vertex makes its pairs i
   }
 }
 
-TEST_CASE("step spacetime: pair_query gives the query and the mesh indices; bad input is refused") {
+TEST_CASE("step spacetime: pair_query gives the query and the mesh indices, bad input is refused") {
   const Mesh m = vertex_step().mesh;
   // Face 0 is lower(0,0): vertices 0, 1, 6; the probe is vertex 25.
   const PairQuery q = pair_query(m, QueryType::vertex_face, {kGridVertices, 0});

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "scenes.hpp"
 #include "step_determinism.hpp"
@@ -51,7 +52,7 @@ Query query_of(const Mesh& m, QueryType type, const Collision& c) {
   return q;
 }
 
-TEST_CASE("step.exact mode equals the truth of every scene; conservative misses none") {
+TEST_CASE("step.exact mode equals the truth of every scene, conservative misses none") {
   for (const test::Scene& scene : test::kScenes) {
     CAPTURE(scene.name);
     const Mesh m = scene.mesh();
@@ -173,6 +174,40 @@ TEST_CASE("step.a non-finite or out-of-range vertex makes its pairs invalid, not
     CHECK(r.stats.vf.invalid == 2);
     CHECK(std::none_of(r.vf.begin(), r.vf.end(), [](const Collision& c) { return c.a == 6; }));
   }
+}
+
+TEST_CASE("step.options and meshes it cannot run throw, never drop pairs") {
+  // One triangle at z = 0 and a vertex falling through it from z = 1 to -1:
+  // one hit at t = 1/2 with the default options.
+  Mesh m;
+  m.x0 = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0.2, 0.2, 1}};
+  m.x1 = m.x0;
+  m.x1[3].z = -1;
+  m.faces = {{0, 1, 2}};
+  m.edges = extract_edges(m.faces);
+  REQUIRE(ccd_step(m).vf.size() == 1);
+  for (const double margin : {-1.0, double(NAN), double(INFINITY), 0x1p61}) {
+    CAPTURE(margin);
+    StepOptions o;
+    o.margin = margin;
+    CHECK_THROWS_AS(ccd_step(m, o), std::invalid_argument);
+  }
+  StepOptions none;
+  none.batch = 0;
+  CHECK_THROWS_AS(ccd_step(m, none), std::invalid_argument);
+  for (const Triangle& bad : {Triangle{0, 1, 9}, Triangle{0, 1, -1}}) {
+    Mesh broken = m;
+    broken.faces = {bad};
+    CHECK_THROWS_AS(ccd_step(broken), std::invalid_argument);
+    StepSequence sequence;
+    CHECK_THROWS_AS(sequence.step(broken, {}), std::invalid_argument);
+  }
+  Mesh bad_edge = m;
+  bad_edge.edges.push_back({3, 7});
+  CHECK_THROWS_AS(ccd_step(bad_edge), std::invalid_argument);
+  Mesh short_x1 = m;
+  short_x1.x1.pop_back();
+  CHECK_THROWS_AS(ccd_step(short_x1), std::invalid_argument);
 }
 
 }  // namespace

@@ -26,6 +26,7 @@ int run_advance(std::span<const std::string_view> argv) {
       {"--target", true}, {"--threshold", true}, {"--list", false},  {"--json", false}, {"--no-fcl", false},
       {"--motion", true}, {"--help", false},  {"-h", false}};
   const Args args(argv, kOptions);
+  if (!args.positionals().empty()) throw UsageError("advance takes no PATH arguments");
   if (args.flag("--help") || args.flag("-h")) {
     print_usage();
     return kOk;

@@ -83,6 +83,7 @@ int run_gjk(std::span<const std::string_view> argv) {
                                             {"--max-vertices", true}, {"--verify", false}, {"--json", false},
                                             {"--target", true},       {"--help", false},  {"-h", false}};
   const Args args(argv, kOptions);
+  if (!args.positionals().empty()) throw UsageError("gjk takes no PATH arguments");
   if (args.flag("--help") || args.flag("-h")) {
     print_usage();
     return kOk;

@@ -52,6 +52,7 @@ int run_pile(std::span<const std::string_view> argv) {
                                             {"--every", true},  {"--no-checks", false},
                                             {"--help", false},  {"-h", false}};
   const Args args(argv, kOptions);
+  if (!args.positionals().empty()) throw UsageError("pile takes no PATH arguments");
   if (args.flag("--help") || args.flag("-h")) {
     print_usage();
     return kOk;

@@ -115,6 +115,7 @@ int run_polyhedra(std::span<const std::string_view> argv) {
   static constexpr OptionSpec kOptions[] = {{"--scene", true}, {"--list", false},   {"--json", false},
                                             {"--contacts", false}, {"--help", false}, {"-h", false}};
   const Args args(argv, kOptions, kEngineOptions);
+  if (!args.positionals().empty()) throw UsageError("polyhedra takes no PATH arguments");
   if (args.flag("--help") || args.flag("-h")) {
     print_usage();
     return kOk;

@@ -19,7 +19,9 @@ std::optional<Mode> parse_mode(std::string_view name);
 
 struct Options {
   Mode mode = Mode::exact;
-  /// Width of the bracket to which floating-point kernels refine a root (E_tol).
+  /// Width of the bracket to which floating-point kernels refine a root
+  /// (E_tol). In the linear model a negative value makes every query of the
+  /// batch invalid_input (its refinement would stop past the root).
   double time_tolerance = 1e-9;
   /// Minimum separation d (linear model): a query hits when its primitives
   /// come within Euclidean distance d of each other (exact_oracle.hpp). 0:

@@ -92,9 +92,10 @@ struct StepResult {
 /// guarantees of options.narrow.mode (linear_ccd.hpp, spacetime_ccd.hpp).
 /// Vertices with a non-finite coordinate, or beyond 2^60, make their pairs
 /// invalid queries (counted in stats.vf/ee.invalid), never silent misses.
-/// std::invalid_argument for a `model` that is no StepModel, and for a
-/// narrow.min_distance that is not a valid_min_distance or not 0 with the
-/// space-time model.
+/// std::invalid_argument for a `model` that is no StepModel, a margin not in
+/// [0, 2^60], a batch of 0, a narrow.min_distance that is not a
+/// valid_min_distance or not 0 with the space-time model, and a mesh whose
+/// vertex counts differ or whose faces or edges name a vertex out of range.
 StepResult ccd_step(const Mesh& mesh, const StepOptions& options = {});
 
 /// A candidate pair or a Collision as the kernels decide it: its query (VF:

@@ -21,5 +21,7 @@ inline double norm(const Vec3& a) { return std::sqrt(dot(a, a)); }
 inline double max_abs(const Vec3& a) { return std::max({std::abs(a.x), std::abs(a.y), std::abs(a.z)}); }
 inline bool is_zero(const Vec3& a) { return a.x == 0 && a.y == 0 && a.z == 0; }
 inline bool finite(const Vec3& a) { return std::isfinite(a.x) && std::isfinite(a.y) && std::isfinite(a.z); }
+/// a times 2^k (exact while the results stay normal).
+inline Vec3 ldexp(const Vec3& a, int k) { return {std::ldexp(a.x, k), std::ldexp(a.y, k), std::ldexp(a.z, k)}; }
 
 }  // namespace simdccd

@@ -694,6 +694,23 @@ double lower_bound(const Features& f, const V<double>& n) {
 // A double at least the rational x (mpq's get_d truncates toward zero; x >= 0).
 double upper_double(const mpq_class& x) { return std::nextafter(x.get_d(), kInf); }
 
+// sqrt(q) of a q >= 0 far outside the doubles' range (a squared distance
+// below 2^-1074, say), as a double: q scaled by an even power of two to
+// about 1 first, the root scaled back.
+double sqrt_of(const mpq_class& q) {
+  if (sgn(q) == 0) return 0;
+  const long e = static_cast<long>(mpz_sizeinbase(q.get_num_mpz_t(), 2)) -
+                 static_cast<long>(mpz_sizeinbase(q.get_den_mpz_t(), 2));  // log2(q) within 1
+  const long half = e >= 0 ? e / 2 : -((1 - e) / 2);  // floor(e / 2)
+  mpq_class scaled;
+  if (half >= 0) {
+    mpq_div_2exp(scaled.get_mpq_t(), q.get_mpq_t(), static_cast<mp_bitcnt_t>(2 * half));
+  } else {
+    mpq_mul_2exp(scaled.get_mpq_t(), q.get_mpq_t(), static_cast<mp_bitcnt_t>(-2 * half));
+  }
+  return std::ldexp(std::sqrt(scaled.get_d()), static_cast<int>(half));
+}
+
 // Whether p on a and q on b are certified closest by the slab between them:
 // with n = q - p, n.(x - p) <= 0 for every point x of a and n.(y - q) >= 0
 // for every y of b, so no pair is nearer than |n|. The filter: n~ and p~ are
@@ -813,7 +830,7 @@ ExactPolytopeDistance exact_polytope_distance(std::span<const Vec3> a, std::span
     }
   }
   out.squared_distance = best.d2;
-  out.distance = std::sqrt(best.d2.get_d());
+  out.distance = sqrt_of(best.d2);
   out.point_a = {best.p.x, best.p.y, best.p.z};
   out.point_b = {best.q.x, best.q.y, best.q.z};
   out.approx_a = {best.p.x.get_d(), best.p.y.get_d(), best.p.z.get_d()};

@@ -226,7 +226,15 @@ void fill_lane(GjkLanes<K>& lanes, std::size_t l, const GjkPair& p, const GjkOpt
   for (int s = 0; s < 4; ++s) lanes.in[s][l] = s < n ? 1 : 0;
   Vec3 d = warm != nullptr && finite(warm->direction) && !is_zero(warm->direction) ? warm->direction
                                                                                    : p.pa->x - p.pb->x;
-  if (is_zero(d)) d = {1, 0, 0};
+  // A tiny or huge one (a warm direction, say) brought to [1, 2) by a power
+  // of two: the same support points (directions are compared by sign and
+  // ratio), and none of their squares under- or overflows.
+  const double m = max_abs(d);
+  if (m == 0) {
+    d = {1, 0, 0};
+  } else if (!(m >= 0x1p-500 && m <= 0x1p500)) {
+    d = ldexp(d, -std::ilogb(m));
+  }
   set_row(lanes.start, l, d);
 }
 
@@ -303,7 +311,59 @@ GjkResult gjk(const ConvexShape& a, const Pose& pa, const ConvexShape& b, const 
               const GjkOptions& options, const GjkWarmStart* warm) {
   const double reach_a = checked_reach(a), reach_b = checked_reach(b);
   if (!is_valid(options) || !is_valid(pa) || !is_valid(pb) || std::isnan(reach_a) || std::isnan(reach_b)) return {};
-  return gjk_one({&a, reach_a, &pa, &b, reach_b, &pb, warm}, options);
+  return gjk_alone({&a, reach_a, &pa, &b, reach_b, &pb, warm}, options);
+}
+
+namespace {
+
+// The largest magnitude among a valid shape's sizes and body coordinates:
+// at most its reach, at least half of it.
+double largest_coordinate(const ConvexShape& s) {
+  switch (s.kind) {
+    case ShapeKind::sphere:
+      return s.radius;
+    case ShapeKind::box:
+      return max_abs(s.half);
+    case ShapeKind::capsule:
+    case ShapeKind::cylinder:
+      return std::max(s.radius, s.half_height);
+    case ShapeKind::polytope: {
+      double m = 0;
+      for (const Vec3& v : s.vertices) m = std::max(m, max_abs(v));
+      return m;
+    }
+  }
+  return 0;
+}
+
+ConvexShape scaled(ConvexShape s, int k) {
+  s.radius = std::ldexp(s.radius, k);
+  s.half_height = std::ldexp(s.half_height, k);
+  s.half = ldexp(s.half, k);
+  for (Vec3& v : s.vertices) v = ldexp(v, k);
+  return s;
+}
+
+}  // namespace
+
+int pair_scale(const GjkPair& p) {
+  const double m = std::max({largest_coordinate(*p.a), largest_coordinate(*p.b), max_abs(p.pa->x), max_abs(p.pb->x)});
+  return m < kTinyPair && m > 0 ? -std::ilogb(m) : 0;
+}
+
+GjkResult gjk_alone(const GjkPair& p, const GjkOptions& options) {
+  const int k = pair_scale(p);
+  if (k == 0) return gjk_one(p, options);
+  const ConvexShape a = scaled(*p.a, k), b = scaled(*p.b, k);
+  const Pose pa{p.pa->R, ldexp(p.pa->x, k)}, pb{p.pb->R, ldexp(p.pb->x, k)};
+  GjkResult r = gjk_one({&a, reach(a), &pa, &b, reach(b), &pb, p.warm}, options);
+  r.distance = std::ldexp(r.distance, -k);
+  r.lower_bound = std::ldexp(r.lower_bound, -k);
+  r.tolerance = std::ldexp(r.tolerance, -k);
+  r.point_a = ldexp(r.point_a, -k);
+  r.point_b = ldexp(r.point_b, -k);
+  r.warm.direction = ldexp(r.warm.direction, -k);
+  return r;
 }
 
 GjkResult gjk_one(const GjkPair& pair, const GjkOptions& options) {

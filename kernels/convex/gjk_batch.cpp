@@ -17,6 +17,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "common/vec3_math.hpp"
 #include "convex/gjk_kernel_table.hpp"
 #include "convex/gjk_valid.hpp"
 #include "simdccd/large_vector.hpp"
@@ -87,7 +88,8 @@ GjkBatchStats gjk_batch(std::span<const ConvexShape> shapes, std::span<const Sha
   const auto run = [&](const tbb::blocked_range<std::size_t>& range, GjkBatchStats stats) {
     // The valid pairs for the lanes, then by kind pair; a pair with a
     // polytope of more than kLaneVertices vertices runs alone (gjk()'s path,
-    // the same bits), its vertices scanned in place rather than copied into rows.
+    // the same bits), its vertices scanned in place rather than copied into
+    // rows, and so does a tiny pair, scaled up (pair_scale).
     std::vector<std::uint64_t> keyed, scratch;
     keyed.reserve(range.size());
     for (auto i = static_cast<std::uint32_t>(range.begin()); i < range.end(); ++i) {
@@ -98,8 +100,10 @@ GjkBatchStats gjk_batch(std::span<const ConvexShape> shapes, std::span<const Sha
       if (!ok) {
         results[i] = GjkResult{};
         ++stats.invalid;
-      } else if (shapes[p.a].vertices.size() > kLaneVertices || shapes[p.b].vertices.size() > kLaneVertices) {
-        results[i] = gjk_one(pair_of(i), options);
+      } else if (shapes[p.a].vertices.size() > kLaneVertices || shapes[p.b].vertices.size() > kLaneVertices ||
+                 (std::max({reach[2 * i], reach[2 * i + 1], max_abs(p.pose_a.x), max_abs(p.pose_b.x)}) < 0x1p-62 &&
+                  pair_scale(pair_of(i)) != 0)) {
+        results[i] = gjk_alone(pair_of(i), options);
         count(stats, results[i]);
       } else {
         keyed.push_back(sort_key(shapes[p.a], shapes[p.b], i));

@@ -329,11 +329,12 @@ void support(const Lane<L, B>& q, typename L::M m, int s, typename L::V dx, type
   const M cylinder = is(ShapeKind::cylinder);
   if (L::any(cylinder)) {
     const V r = q.ld(b.half[s][0]), h = q.ld(b.half[s][2]);
-    // r e_xy/|e_xy|, e_xy scaled first where its square would over- or underflow.
+    // r e_xy/|e_xy|, e_xy scaled first by 2^600 or 2^-600 (exact) where its
+    // square would under- or overflow (support.hpp's scaled_to).
     const V big = L::max(L::abs(ex), L::abs(ey));
-    const M rescale = L::either(L::lt(big, L::set(0x1p-500)), L::gt(big, L::set(0x1p500)));
-    const V inv = L::div(L::set(1.0), big);
-    const V ux = L::select(rescale, L::mul(inv, ex), ex), uy = L::select(rescale, L::mul(inv, ey), ey);
+    const V scale = L::select(L::lt(big, L::set(0x1p-500)), L::set(0x1p600),
+                              L::select(L::gt(big, L::set(0x1p500)), L::set(0x1p-600), L::set(1.0)));
+    const V ux = L::mul(scale, ex), uy = L::mul(scale, ey);
     const V k = L::div(r, L::sqrt(L::add(L::mul(ux, ux), L::mul(uy, uy))));
     const M side = L::gt(big, zero);
     bx = L::select(cylinder, L::select(side, L::mul(k, ux), zero), bx);

@@ -38,4 +38,22 @@ void finish_lane(const GjkLanes<K>& lanes, std::size_t lane, const GjkPair& pair
 /// gjk() of a valid pair: one lane on plain doubles, the polytopes scanned in place.
 GjkResult gjk_one(const GjkPair& pair, const GjkOptions& options);
 
+/// Below this, every size, body coordinate and translation of a pair, it runs
+/// scaled up (pair_scale): the kernel's products of up to six lengths (a
+/// tetrahedron's flatness test) would underflow from about 2^-170 on.
+inline constexpr double kTinyPair = 0x1p-64;
+
+/// k such that the pair runs at 2^k times its size: 0, or where every
+/// coordinate is below kTinyPair (and one is not 0) the k that brings the
+/// largest to [1, 2). Scaling by 2^k is exact (no coordinate overflows) and
+/// commutes with every rounding of the posed points above the subnormals.
+/// Each coordinate is at least half its shape's reach (checked_reach), so a
+/// pair with a reach or translation component of 2^-62 or more has k = 0.
+int pair_scale(const GjkPair& pair);
+
+/// gjk() of a valid pair (gjk_one), at 2^pair_scale times its size: the
+/// answer's lengths (distance, lower bound, tolerance, points, warm
+/// direction) scaled back by 2^-k, the rest as the scaled pair's.
+GjkResult gjk_alone(const GjkPair& pair, const GjkOptions& options);
+
 }  // namespace simdccd::convex

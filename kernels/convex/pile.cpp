@@ -43,6 +43,9 @@ void PileTotals::add(const PileFrameStats& s) {
 
 namespace {
 
+// The reach add_body() accepts (pile.hpp).
+constexpr double kBodyReach[2] = {0x1p-30, 0x1p30};
+
 using Clock = std::chrono::steady_clock;
 using Quaternion = std::array<double, 4>;  // (w, x, y, z)
 
@@ -145,7 +148,7 @@ PileScene::PileScene(const PileOptions& options) : options_(options) {
   const PileOptions& o = options_;
   if (!(o.dt > 0) || !(o.margin > 0) || !(o.fast_fraction > 0) || o.solver_iterations < 1 || o.threads < 0 ||
       !(o.gravity >= 0) || !(o.throw_speed >= 0) ||
-      !std::isfinite(o.dt + o.margin + o.fast_fraction + o.gravity)) {
+      !std::isfinite(o.dt + o.margin + o.fast_fraction + o.gravity + o.throw_speed)) {
     throw std::invalid_argument("PileScene: options out of range");
   }
   // A square grid about 8 layers deep, centered over the floor.
@@ -221,6 +224,12 @@ std::uint32_t PileScene::add_body(ConvexShape shape, const Pose& pose, const Vec
                                   const Vec3& angular_velocity) {
   if (!is_valid(shape) || !is_valid(pose))
     throw std::invalid_argument("PileScene::add_body: invalid shape or pose");
+  // The scene's units: its mass (reach / 0.3)^3 and inverse stay finite and
+  // nonzero, and its motion finite.
+  const double r = reach(shape);
+  if (!(r >= kBodyReach[0] && r <= kBodyReach[1]) || !(norm(velocity) <= max_magnitude) ||
+      !(norm(angular_velocity) <= max_magnitude))
+    throw std::invalid_argument("PileScene::add_body: reach outside [2^-30, 2^30] or a velocity not finite");
   // The quaternion of pose.R (Shepperd's method: the largest diagonal term first).
   const auto& R = pose.R;
   Quaternion q;

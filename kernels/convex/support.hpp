@@ -11,11 +11,13 @@
 
 namespace simdccd::convex {
 
-/// r d/|d|, zero for d = 0; scaled first where |d|^2 would over- or underflow.
+/// r d/|d|, zero for d = 0; scaled first by 2^600 or 2^-600 (exact) where
+/// |d|^2 would under- or overflow: the rule of GJK's lanes (gjk_kernel-inl.h).
 inline Vec3 scaled_to(Vec3 d, double r) {
-  double m = max_abs(d);
+  const double m = max_abs(d);
   if (m == 0) return {};
-  if (m < 0x1p-500 || m > 0x1p500) d = (1 / m) * d;
+  if (m < 0x1p-500) d = 0x1p600 * d;
+  if (m > 0x1p500) d = 0x1p-600 * d;
   const double k = r / std::sqrt(dot(d, d));
   return k * d;
 }

@@ -11,7 +11,11 @@
 // pair_size(a, pa, b, pb), |pa.x| + |pb.x|), that is options.tolerance times
 // reach(a) + reach(b) + |pa.x - pb.x|, plus 2^-40 (|pa.x| + |pb.x|) for the
 // rounding of world points far from the origin (a pair at 2^30 is posed to
-// about 2^-22). Then for every valid result:
+// about 2^-22). A pair whose sizes, body vertices and translations all lie
+// below 2^-64 in magnitude runs at 2^k times its size, the exact power of two
+// that brings the largest to [1, 2) (the kernel's products of up to six
+// lengths would underflow from about 2^-170 on): tau is then the scaled
+// pair's, and the answer's lengths are scaled back. Then for every valid result:
 //   1. intersecting  =>  D <= tau;
 //   2. not intersecting  =>  lower_bound - tau/16 <= D <= distance + tau/16;
 //   3. converged and not intersecting  =>  D >= distance - tau/4 - tau/16 > 0,

@@ -151,7 +151,9 @@ class PileScene {
   explicit PileScene(const PileOptions& options = {});
 
   /// Adds a dynamic body (before or between frames): density 1 (mass from
-  /// the shape's reach); returns its number. The shape must be valid.
+  /// the shape's reach); returns its number. Throws std::invalid_argument
+  /// unless the shape and pose are valid, the shape's reach is in [2^-30,
+  /// 2^30] and both velocities are finite, at most 2^60 in norm.
   std::uint32_t add_body(ConvexShape shape, const Pose& pose, const Vec3& velocity = {},
                          const Vec3& angular_velocity = {});
 
