@@ -5,7 +5,9 @@
 
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <stdexcept>
+#include <vector>
 
 #include "implementations.hpp"
 #include "simdccd/advance.hpp"
@@ -208,6 +210,55 @@ TEST_CASE("advance: invalid input is answered as such") {
   // Two cubes of half-size 2^-410 at the origin: a scale of about 2^-409.
   const RigidModel speck = build_model(box({0x1p-410, 0x1p-410, 0x1p-410}));
   CHECK_THROWS_AS(distance(speck, Pose{}, speck, Pose{}), std::invalid_argument);
+}
+
+TEST_CASE("advance: articulated paths and offsets out of the rigid API's domain are invalid") {
+  // A rod [0, 2] x [-0.05, 0.05]^2 (one fixed link) whose base turns by pi/2
+  // about -z sweeps the quarter disc of radius 2 from +x to -y, through the
+  // block [0.9, 1.1] x [-1.6, -1.4] x [-0.5, 0.5]: a contact. The same turn
+  // written as -pi/2 about +z (a negative angle) once answered "separate";
+  // it and every other path or pose the rigid API rejects is invalid input.
+  const auto rod = std::make_shared<const RigidModel>(build_model(box_between({0, -0.05, -0.05}, {2, 0.05, 0.05})));
+  const auto block =
+      std::make_shared<const RigidModel>(build_model(box_between({0.9, -1.6, -0.5}, {1.1, -1.4, 0.5})));
+  ArticulatedModel a, b;
+  a.links.push_back({-1, JointType::fixed, Pose{}, {0, 0, 1}, rod});
+  b.links.push_back({-1, JointType::fixed, Pose{}, {0, 0, 1}, block});
+  ArticulatedPath turning, still;
+  turning.q0 = turning.q1 = still.q0 = still.q1 = {0};
+  turning.base.axis = {0, 0, -1};
+  turning.base.angle = M_PI / 2;
+  std::vector<RigidPath> bad_bases(6, turning.base);
+  bad_bases[0].axis = {0, 0, 1}, bad_bases[0].angle = -M_PI / 2;  // the same turn, a negative angle
+  bad_bases[1].axis = {0, 0, -2};                                   // not a unit axis
+  bad_bases[2].angle = 5 * M_PI;                                    // above 4 pi
+  bad_bases[3].start.R = {3, 0, 0, 0, 3, 0, 0, 0, 3};               // not a rotation
+  bad_bases[4].start.R = {1, 0, 0, 0, 1, 0, 0, 0, -1};              // a reflection
+  bad_bases[5].start.x = {0x1p61, 0, 0};                            // above 2^60
+  std::vector<Pose> bad_offsets(3);
+  bad_offsets[0].R = {3, 0, 0, 0, 3, 0, 0, 0, 3};
+  bad_offsets[1].R = {1, 0, 0, 0, 1, 0, 0, 0, -1};
+  bad_offsets[2].x = {0x1p61, 0, 0};
+  for (AdvanceMethod m : kMethods) {
+    CAPTURE(to_string(m));
+    AdvanceOptions o;
+    o.method = m;
+    CHECK(advance(a, turning, b, still, o).status == AdvanceStatus::contact);
+    for (std::size_t i = 0; i < bad_bases.size(); ++i) {
+      CAPTURE(i);
+      ArticulatedPath p = turning;
+      p.base = bad_bases[i];
+      CHECK(advance(a, p, b, still, o).status == AdvanceStatus::invalid_input);
+      // The rigid API's own answer on the same base path.
+      CHECK(advance(*rod, p.base, *block, still.base, o).status == AdvanceStatus::invalid_input);
+    }
+    for (std::size_t i = 0; i < bad_offsets.size(); ++i) {
+      CAPTURE(i);
+      ArticulatedModel moved = a;
+      moved.links[0].offset = bad_offsets[i];
+      CHECK(advance(moved, turning, b, still, o).status == AdvanceStatus::invalid_input);
+    }
+  }
 }
 
 }  // namespace simdccd

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <random>
 #include <vector>
@@ -199,6 +200,52 @@ TEST_CASE("rigid.polyhedra.a box dropped on a floor") {
   const Trace again = world.trace(resting, RigidMotion::translate({0, 0, -1}), zone);
   REQUIRE(again.hit);
   CHECK(again.fraction <= 2 * 2 * zone.narrow.time_tolerance);
+}
+
+TEST_CASE("rigid.polyhedra.an invalid motion or expel is reported, not a silent miss") {
+  // The drop of "a box dropped on a floor" (a hit at u = 1/2), with motions
+  // and expel zones out of the kernels' domain (rigid_motion.hpp): each would
+  // give NaN or overflowing boxes that drop every pair.
+  PolyhedraScene world;
+  world.add(box({-10, -10, -1}, {10, 10, 0}));
+  const Polyhedron cube = box({2, 0.5, 1}, {3, 1.5, 2});
+  const RigidMotion down = RigidMotion::translate({0, 0, -2});
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  const std::vector<RigidMotion> motions = {
+      RigidMotion::translate({nan, 0, -2}),
+      RigidMotion::translate({0, 0, -inf}),
+      RigidMotion::translate({0, 0, -0x1p61}),
+      RigidMotion::rotate({nan, 0, 0}, {1, 0, 0}, 1),
+      RigidMotion::rotate({0, 0, 0}, {nan, 0, 0}, 1),
+      RigidMotion::rotate({0, 0, 0}, {1, 0, 0}, nan),
+      RigidMotion::rotate({0, 0, 0}, {0, 0, 0}, inf),  // a half turn about no axis
+      RigidMotion::rotate({0, 0, 0}, {1e300, 0, 0}, 1),
+  };
+  for (const Mode mode : {Mode::exact, Mode::conservative}) {
+    CAPTURE(to_string(mode));
+    TraceOptions options;
+    options.narrow.mode = mode;
+    const Trace valid = world.trace(cube, down, options);
+    CHECK(valid.hit);
+    CHECK(valid.stats.invalid == 0);
+    const auto check_invalid = [](const Trace& t) {
+      CHECK_FALSE(t.hit);
+      CHECK(t.fraction == 1);
+      CHECK(t.pairs == 0);
+      CHECK(t.first.status == Status::invalid_input);
+      CHECK(t.stats.invalid == 1);
+    };
+    for (std::size_t i = 0; i < motions.size(); ++i) {
+      CAPTURE(i);
+      check_invalid(world.trace(cube, motions[i], options));
+    }
+    for (const double expel : {nan, -0.25, inf, 0x1p61}) {
+      CAPTURE(expel);
+      TraceOptions bad = options;
+      bad.narrow.expel = expel;
+      check_invalid(world.trace(cube, down, bad));
+    }
+  }
 }
 
 TEST_CASE("rigid.polyhedra.a box turned against a wall") {

@@ -16,7 +16,8 @@
 // - BatchStats count what the answers say;
 // - invalid input (NaN, infinities, |x| > 2^60 in a point or a motion
 //   parameter, tan_half NaN or +-inf about a zero axis, indices out of range,
-//   an expel outside [0, 2^60]) is invalid_input, hit 0, toi +inf, counted.
+//   a mover byte other than 0 and 1, an expel outside [0, 2^60]) is
+//   invalid_input, hit 0, toi +inf, counted.
 // Workloads, for both query types and both motions, with plain contact
 // (expel 0) and with the expel zone: random queries in the unit cube, hard
 // small-integer grid queries (coordinate axes, tan_half in {0, +-1/2, +-1, 2,
@@ -27,6 +28,7 @@
 // runs under QEMU (.ci/aarch64) use a small one.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -642,6 +644,44 @@ TEST_CASE("rigid.kernels.invalid input: an expel outside [0, 2^60] makes every q
         w.expel = expel;
         w.name = "expel " + test::format("%a", expel);
         check_workload(w);
+      }
+    }
+  }
+}
+
+TEST_CASE("rigid.kernels.invalid input: a mover byte other than 0 and 1, in both forms") {
+  // is_valid(RigidQuery) and the oracle reject such a byte; the kernels once
+  // read any nonzero byte as `second`.
+  RestoreAuto restore;
+  for (QueryType type : kTypes) {
+    for (RigidMotionType motion : kMotions) {
+      const Workload w = grid_workload(type, motion, 0, scaled(60, 12), seed_of(type, motion, 23));
+      const test::RigidSoa reference(type, motion, w.queries, w.queries.size(), 0, true);
+      test::RigidSoa soa(type, motion, w.queries, w.queries.size(), 0, true);
+      test::RigidBodies bodies(type, w.queries);
+      // Every third query: byte 2 or 255.
+      std::vector<bool> bad(w.queries.size());
+      for (std::size_t i = 0; i < bad.size(); i += 3) {
+        bad[i] = true;
+        soa.mover_storage[i] = bodies.movers[i] = i % 2 == 0 ? 2 : 255;
+      }
+      const auto invalid = static_cast<std::uint64_t>(std::count(bad.begin(), bad.end(), true));
+      for (const std::string& impl : runnable_implementations()) {
+        REQUIRE(set_implementation(impl));
+        for (Mode mode : {Mode::exact, Mode::conservative, Mode::oracle}) {
+          INFO(to_string(type), " ", to_string(motion), " on ", impl, " in ", to_string(mode));
+          const Run ref = serial(reference.view, options(mode, 0));
+          const Run s = serial(soa.view, options(mode, 0)), x = indexed(bodies, options(mode, 0));
+          for (const Run* r : {&s, &x}) {
+            std::size_t wrong = 0;
+            for (std::size_t i = 0; i < bad.size(); ++i) {
+              wrong += bad[i] ? !(r->answers.at(i) == test::Answer{false, kInf, Status::invalid_input})
+                              : !test::same_answer(ref.answers, r->answers, i);
+            }
+            CHECK(wrong == 0);
+            CHECK(r->stats.invalid == invalid);
+          }
+        }
       }
     }
   }

@@ -92,7 +92,7 @@ int run_advance(std::span<const std::string_view> argv) {
     j.add("triangles_b", std::uint64_t(scene.triangles_b)).add("trials", totals.trials);
     j.add("collisions", totals.collisions).add("missed", totals.missed).add("late_toc", totals.late);
     j.add("above_threshold", totals.above).add("unverified", totals.unverified);
-    j.add("iteration_limit", totals.limit).add_precise("max_toc_gap", totals.max_gap);
+    j.add("iteration_limit", totals.limit).add("invalid", totals.invalid).add_precise("max_toc_gap", totals.max_gap);
     j.add("mean_ms", totals.mean_ms()).add("max_ms", totals.max_ms);
     j.add("mean_colliding_ms", totals.mean_colliding_ms()).add("mean_free_ms", totals.mean_free_ms());
 #ifdef SIMDCCD_HAVE_FCL
@@ -115,7 +115,7 @@ int run_advance(std::span<const std::string_view> argv) {
     std::printf("fcl: not found at build time (libfcl-dev): no comparison\n");
 #endif
   }
-  return totals.wrong() + totals.unverified != 0 ? kCheckFailed : kOk;
+  return totals.wrong() + totals.unverified + totals.invalid != 0 ? kCheckFailed : kOk;
 }
 
 }  // namespace simdccd::cli

@@ -43,6 +43,8 @@ void Totals::add(const Outcome& o) {
   const bool contact = o.answer.status == AdvanceStatus::contact;
   collisions += contact;
   limit += o.answer.status == AdvanceStatus::iteration_limit;
+  // The judges find nothing wrong with an answer that decided nothing: counted here.
+  invalid += o.answer.status == AdvanceStatus::invalid_input;
   missed += o.verdict.missed;
   late += o.verdict.late;
   above += o.verdict.above_threshold;
@@ -59,10 +61,10 @@ double Totals::mean_free_ms() const { return mean(sum_free_ms, trials - collisio
 
 void print_totals(const std::string& who, const Totals& t) {
   std::printf("  %-20s mean %9.4f ms (colliding %9.4f, free %9.4f; %3llu collisions), max %9.3f ms, %llu wrong "
-              "(%llu missed, %llu late, %llu above the threshold), %llu unverified\n",
+              "(%llu missed, %llu late, %llu above the threshold), %llu unverified, %llu invalid\n",
               who.c_str(), t.mean_ms(), t.mean_colliding_ms(), t.mean_free_ms(), (unsigned long long)t.collisions,
               t.max_ms, (unsigned long long)t.wrong(), (unsigned long long)t.missed, (unsigned long long)t.late,
-              (unsigned long long)t.above, (unsigned long long)t.unverified);
+              (unsigned long long)t.above, (unsigned long long)t.unverified, (unsigned long long)t.invalid);
   std::fflush(stdout);
 }
 

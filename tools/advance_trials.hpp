@@ -28,7 +28,7 @@ struct Outcome {
 
 /// Sums over trials; "colliding" means the answer reports a contact.
 struct Totals {
-  std::uint64_t trials = 0, collisions = 0, missed = 0, late = 0, above = 0, unverified = 0, limit = 0;
+  std::uint64_t trials = 0, collisions = 0, missed = 0, late = 0, above = 0, unverified = 0, limit = 0, invalid = 0;
   double sum_ms = 0, max_ms = 0, sum_colliding_ms = 0, sum_free_ms = 0, max_gap = 0;
 
   void add(const Outcome& o);

@@ -129,7 +129,9 @@ class PolyhedraScene {
   const Polyhedron& body(std::int32_t i) const { return bodies_[i].shape; }
 
   /// Moves `moving` (its vertices at u = 0) by `motion` against every still
-  /// body. Thread-safe (const).
+  /// body. Thread-safe (const). An invalid motion (is_valid(RigidMotion)) or
+  /// narrow.expel outside [0, 2^60] decides nothing: hit false, fraction 1,
+  /// no pairs, first.status invalid_input and stats.invalid 1.
   Trace trace(const Polyhedron& moving, const RigidMotion& motion, const TraceOptions& options = {}) const;
 
  private:

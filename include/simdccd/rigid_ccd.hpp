@@ -114,8 +114,8 @@ struct RigidOptions {
 /// `coord[3 * point + axis]` for the four points at u = 0 (RigidQuery order);
 /// `param` per query: translation: [0..2] the translation x, y, z; rotation:
 /// [0..2] the center, [3..5] the axis, [6] tan_half (unused entries may be
-/// null); `mover` per query: 0 first, 1 second (null: all first). No
-/// alignment or padding is required.
+/// null); `mover` per query: 0 first, 1 second (null: all first; any other
+/// byte: invalid input). No alignment or padding is required.
 struct RigidSoaQueries {
   QueryType type = QueryType::vertex_face;
   RigidMotionType motion = RigidMotionType::translation;
@@ -140,7 +140,7 @@ struct RigidIndexedQueries {
   std::span<const std::array<std::int32_t, 3>> moving_faces, still_faces;
   std::span<const std::array<std::int32_t, 2>> moving_edges, still_edges;
   std::span<const std::array<std::int32_t, 2>> pairs;
-  const std::uint8_t* mover = nullptr;  ///< per pair: 0 first, 1 second; null: all first
+  const std::uint8_t* mover = nullptr;  ///< per pair: 0 first, 1 second, else invalid input; null: all first
   std::size_t count() const { return pairs.size(); }
 };
 

@@ -13,14 +13,6 @@
 namespace simdccd {
 namespace {
 
-bool is_valid(const Pose& p) { return is_rotation(p.R) && finite(p.x) && norm(p.x) <= 0x1p60; }
-
-bool is_valid(const RigidPath& p) {
-  return is_valid(p.start) && finite(p.velocity) && std::isfinite(p.angle) &&
-         p.angle >= 0 && p.angle <= 4 * M_PI && (p.angle == 0 || std::abs(norm(p.axis) - 1) <= 0x1p-46) &&
-         norm(p.start.x) + norm(p.velocity) <= 0x1p60;
-}
-
 advancement::PairState rigid_state(const RigidPath& pa, const RigidPath& pb, double t) {
   advancement::PairState s;
   s.a = pose_at(pa, t);
@@ -76,7 +68,8 @@ std::string_view to_string(AdvanceStatus status) {
 }
 
 DistanceResult distance(const RigidModel& a, const Pose& pa, const RigidModel& b, const Pose& pb) {
-  if (!is_valid(pa) || !is_valid(pb) || !advancement::certified_scale(a.reach, b.reach, norm(pa.x) + norm(pb.x))) {
+  if (!advancement::valid_pose(pa) || !advancement::valid_pose(pb) ||
+      !advancement::certified_scale(a.reach, b.reach, norm(pa.x) + norm(pb.x))) {
     throw std::invalid_argument("distance: a pose that is not finite, not a rotation or above 2^60, or a scale below 2^-400");
   }
   advancement::PairState s;
@@ -88,6 +81,14 @@ DistanceResult distance(const RigidModel& a, const Pose& pa, const RigidModel& b
 }
 
 namespace advancement {
+
+bool valid_pose(const Pose& p) { return is_rotation(p.R) && finite(p.x) && norm(p.x) <= 0x1p60; }
+
+bool valid_path(const RigidPath& p) {
+  return valid_pose(p.start) && finite(p.velocity) && std::isfinite(p.angle) &&
+         p.angle >= 0 && p.angle <= 4 * M_PI && (p.angle == 0 || std::abs(norm(p.axis) - 1) <= 0x1p-46) &&
+         norm(p.start.x) + norm(p.velocity) <= 0x1p60;
+}
 
 bool certifiable(const AdvanceOptions& o, double reach_a, double reach_b, double offset) {
   return certified_scale(reach_a, reach_b, offset) && std::isfinite(o.threshold) &&
@@ -102,7 +103,8 @@ AdvanceResult advance(const RigidModel& a, const RigidPath& pa, const RigidModel
   AdvanceOptions o = options;
   if (o.threshold == 0) o.threshold = default_threshold(a, b);
   const double offset = norm(pa.start.x) + norm(pa.velocity) + norm(pb.start.x) + norm(pb.velocity);
-  if (!is_valid(pa) || !is_valid(pb) || !advancement::certifiable(o, a.reach, b.reach, offset)) {
+  if (!advancement::valid_path(pa) || !advancement::valid_path(pb) ||
+      !advancement::certifiable(o, a.reach, b.reach, offset)) {
     AdvanceResult r;
     r.status = AdvanceStatus::invalid_input;
     return r;

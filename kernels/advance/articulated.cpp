@@ -36,12 +36,10 @@ bool valid(const ArticulatedModel& m, const ArticulatedPath& p) {
     if ((k == 0) != (l.parent == -1)) return false;  // one root, first
     if (!std::isfinite(p.q0[k]) || !std::isfinite(p.q1[k])) return false;
     if (l.joint != JointType::fixed && std::abs(norm(l.axis) - 1) > 0x1p-46) return false;
-    for (double r : l.offset.R) {
-      if (!std::isfinite(r)) return false;
-    }
-    if (!std::isfinite(norm(l.offset.x))) return false;
+    if (!advancement::valid_pose(l.offset)) return false;
   }
-  return std::isfinite(p.base.angle) && std::isfinite(norm(p.base.velocity)) && std::isfinite(norm(p.base.start.x));
+  // The rigid API's rules: a negative angle or a non-unit axis would break the motion bound.
+  return advancement::valid_path(p.base);
 }
 
 // Per link: its point speeds are at most lin + spin |p - origin| (docs/advance.md).

@@ -1,9 +1,18 @@
-// Whether the options can be certified for one model pair (advance.cpp). Internal.
+// Whether the input is valid and the options can be certified for one model
+// pair (advance.cpp). Internal.
 #pragma once
 
 #include "simdccd/advance.hpp"
 
 namespace simdccd::advancement {
+
+/// A pose's rotation is a rotation to 2^-46 (is_rotation) and its translation
+/// finite, of norm at most 2^60.
+bool valid_pose(const Pose& p);
+/// A path's start pose valid, its velocity finite, its angle in [0, 4 pi]
+/// about a unit axis (to 2^-46; any axis for angle 0), and |start.x| +
+/// |velocity| at most 2^60.
+bool valid_path(const RigidPath& p);
 
 /// The least scale (reaches plus offset) of a model pair: below it the
 /// kernels' projections could underflow by more than the distance error

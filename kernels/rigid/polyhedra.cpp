@@ -16,6 +16,7 @@
 #include <tbb/task_arena.h>
 
 #include "simdccd/broad_phase.hpp"
+#include "simdccd/rigid/tile_io.hpp"
 #include "simdccd/rigid_oracle.hpp"
 #include "common/vec3_math.hpp"
 
@@ -378,6 +379,13 @@ Trace PolyhedraScene::trace(const Polyhedron& moving, const RigidMotion& motion,
   const double e = options.narrow.expel;
   const bool zone = e > 0;
   Trace out;
+  // Out of the kernels' domain the swept boxes would be NaN and the broad
+  // phase would drop every pair: a silent miss.
+  if (!is_valid(motion) || !rigid::valid_expel(e)) {
+    out.first.status = Status::invalid_input;
+    out.stats.invalid = 1;
+    return out;
+  }
   // The moving features' swept boxes.
   const Boxes vertex_boxes = swept_vertex_boxes(moving, motion);
   const Boxes face_boxes = element_boxes(vertex_boxes, moving.triangles);

@@ -35,6 +35,12 @@ void put_point(const Vec3& x, Tile& tile, int point, std::size_t i) {
   tile.coord[3 * point][i] = x.x, tile.coord[3 * point + 1][i] = x.y, tile.coord[3 * point + 2][i] = x.z;
 }
 
+/// A mover byte other than 0 and 1 names neither primitive (is_valid(RigidQuery)):
+/// a NaN coordinate makes the entry invalid input.
+void flag_bad_mover(std::uint8_t mover, Tile& tile, std::size_t i) {
+  if (mover > 1) tile.coord[0][i] = kNaN;
+}
+
 }  // namespace
 
 void load_tile(const RigidSoaQueries& queries, std::size_t begin, std::size_t count, Tile& tile) {
@@ -53,7 +59,8 @@ void load_tile(const RigidSoaQueries& queries, std::size_t begin, std::size_t co
   // The second primitive moves: the first moves by the inverse motion.
   const int first_inverted = rotation ? 3 : 0;
   for (std::size_t i = 0; i < count; ++i) {
-    if (queries.mover[begin + i] == 0) continue;
+    flag_bad_mover(queries.mover[begin + i], tile, i);
+    if (queries.mover[begin + i] != 1) continue;
     for (int k = first_inverted; k < first_inverted + 3; ++k) tile.coord[kParam + k][i] = -tile.coord[kParam + k][i];
   }
 }
@@ -68,7 +75,8 @@ void load_tile(const RigidIndexedQueries& queries, std::size_t begin, std::size_
   const bool vf = queries.type == QueryType::vertex_face;
   for (std::size_t i = 0; i < count; ++i) {
     const std::size_t n = begin + i;
-    const bool second = queries.mover != nullptr && queries.mover[n] != 0;
+    const std::uint8_t mover = queries.mover != nullptr ? queries.mover[n] : 0;
+    const bool second = mover == 1;
     const std::span<const Vec3> first_body = second ? queries.still_vertices : queries.moving_vertices;
     const std::span<const Vec3> second_body = second ? queries.moving_vertices : queries.still_vertices;
     const auto [a, b] = queries.pairs[n];
@@ -88,6 +96,7 @@ void load_tile(const RigidIndexedQueries& queries, std::size_t begin, std::size_
     const int in_first = vf ? 1 : 2;
     for (int p = 0; p < 4; ++p) put_point(vertex(p < in_first ? first_body : second_body, v[p]), tile, p, i);
     put_motion(queries.motion, second, tile, i);
+    flag_bad_mover(mover, tile, i);
   }
 }
 

@@ -10,10 +10,12 @@
 namespace simdccd::rigid {
 
 /// Copies queries [begin, begin + count) into the tile (count <= kTileSize)
-/// in the still primitive's frame (relative_to_still).
+/// in the still primitive's frame (relative_to_still); a mover byte other
+/// than 0 and 1 gets a NaN coordinate, so the kernel reports invalid input.
 void load_tile(const RigidSoaQueries& queries, std::size_t begin, std::size_t count, Tile& tile);
-/// Gathers them from the two bodies; a pair with an index out of range gets
-/// NaN coordinates, so the kernel reports it as invalid input.
+/// Gathers them from the two bodies; a pair with an index out of range or a
+/// mover byte other than 0 and 1 gets NaN coordinates, so the kernel reports
+/// it as invalid input.
 void load_tile(const RigidIndexedQueries& queries, std::size_t begin, std::size_t count, Tile& tile);
 
 /// The query of tile entry i (in the still primitive's frame).
