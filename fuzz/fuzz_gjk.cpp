@@ -4,9 +4,10 @@
 //
 // Input: a byte each for the two polytopes' vertex counts (1 to 16) and a
 // flavour byte: the coordinate kind (small integers on a grid scaled by 2^k,
-// k in [-60, 60], which makes exact contacts, flat, collinear and repeated
-// points common; raw doubles from 8 bytes each; or the grid with one entry
-// NaN, infinite or beyond 2^60, which must be answered invalid), then the
+// k in [-60, 60], but -37 stands for -900: tiny pairs; the grid makes exact
+// contacts, flat, collinear and repeated points common; raw doubles from 8
+// bytes each; or the grid with one entry NaN, infinite or beyond 2^60, which
+// must be answered invalid), then the
 // vertices, then each pose: identity, a signed axis permutation (exact), or a
 // rotation from a quaternion of four bytes, and a translation on the grid,
 // in a quarter of the poses scaled up by 2^1 to 2^50 more (far from the origin);
@@ -122,7 +123,10 @@ ConvexShape decode_shape(int kind, const std::vector<Vec3>& points, double scale
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   Entropy e(data, size);
   const int na = e.range(1, 16), nb = e.range(1, 16), flavour = e.range(0, 3);
-  const double scale = std::ldexp(1.0, e.range(-60, 60));
+  // Tiny pairs too (they run scaled up: gjk.hpp): k = -37 stands for -900 (an
+  // inner value: the ends of a range come up most, and tiny pairs judge slowly).
+  const int k = e.range(-60, 60);
+  const double scale = std::ldexp(1.0, k == -37 ? -900 : k);
   std::vector<Vec3> a = decode_points(e, na, flavour == 1 ? 1 : 0, scale);
   std::vector<Vec3> b = decode_points(e, nb, flavour == 1 ? 1 : 0, scale);
   if (flavour == 3) {  // one entry out of the domain
