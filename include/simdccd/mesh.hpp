@@ -28,6 +28,11 @@ struct Mesh {
 /// Precondition: indices are non-negative.
 std::vector<Edge> extract_edges(std::span<const Triangle> faces);
 
+/// Throws std::invalid_argument when the vertex counts at t=0 and t=1 differ
+/// or a face or edge names a vertex out of range: every index a step reads
+/// (make_mesh and ccd_step both check it).
+void check_indices(const Mesh& mesh);
+
 /// A mesh from positions at both ends of the step and its triangles. Throws
 /// std::invalid_argument when the vertex counts differ, a face index is out of
 /// range, or a coordinate is not finite.

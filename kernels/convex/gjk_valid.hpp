@@ -47,8 +47,8 @@ inline constexpr double kTinyPair = 0x1p-64;
 /// coordinate is below kTinyPair (and one is not 0) the k that brings the
 /// largest to [1, 2). Scaling by 2^k is exact (no coordinate overflows) and
 /// commutes with every rounding of the posed points above the subnormals.
-/// Each coordinate is at least half its shape's reach (checked_reach), so a
-/// pair with a reach or translation component of 2^-62 or more has k = 0.
+/// A shape's largest coordinate is at least half its reach (checked_reach),
+/// so a pair with a reach or translation component of 2^-62 or more has k = 0.
 int pair_scale(const GjkPair& pair);
 
 /// gjk() of a valid pair (gjk_one), at 2^pair_scale times its size: the

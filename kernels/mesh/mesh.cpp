@@ -28,30 +28,36 @@ std::vector<Edge> extract_edges(std::span<const Triangle> faces) {
   return edges;
 }
 
-Mesh make_mesh(std::vector<Vec3> x0, std::vector<Vec3> x1, std::vector<Triangle> faces) {
-  if (x0.size() != x1.size()) {
-    throw std::invalid_argument("mesh: " + std::to_string(x0.size()) + " vertices at t=0 but " +
-                                std::to_string(x1.size()) + " at t=1");
+void check_indices(const Mesh& mesh) {
+  if (mesh.x0.size() != mesh.x1.size()) {
+    throw std::invalid_argument("mesh: " + std::to_string(mesh.x0.size()) + " vertices at t=0 but " +
+                                std::to_string(mesh.x1.size()) + " at t=1");
   }
-  for (std::size_t j = 0; j < faces.size(); ++j) {
-    for (const std::int32_t v : faces[j]) {
-      if (v < 0 || std::size_t(v) >= x0.size()) {
-        throw std::invalid_argument("mesh: face " + std::to_string(j) + " has vertex index " +
+  const auto check = [&](const char* element, std::size_t j, std::span<const std::int32_t> vertices) {
+    for (const std::int32_t v : vertices) {
+      if (v < 0 || std::size_t(v) >= mesh.x0.size()) {
+        throw std::invalid_argument("mesh: " + std::string(element) + " " + std::to_string(j) + " has vertex index " +
                                     std::to_string(v) + ", out of range");
       }
     }
-  }
+  };
+  for (std::size_t j = 0; j < mesh.faces.size(); ++j) check("face", j, mesh.faces[j]);
+  for (std::size_t k = 0; k < mesh.edges.size(); ++k) check("edge", k, mesh.edges[k]);
+}
+
+Mesh make_mesh(std::vector<Vec3> x0, std::vector<Vec3> x1, std::vector<Triangle> faces) {
+  Mesh mesh{std::move(x0), std::move(x1), std::move(faces), {}};
+  check_indices(mesh);  // before extract_edges, which needs indices >= 0
   const auto finite = [](const Vec3& p) {
     return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z);
   };
-  for (const auto* positions : {&x0, &x1}) {
+  for (const auto* positions : {&mesh.x0, &mesh.x1}) {
     if (const auto it = std::find_if_not(positions->begin(), positions->end(), finite);
         it != positions->end()) {
       throw std::invalid_argument("mesh: vertex " + std::to_string(it - positions->begin()) +
                                   " has a non-finite coordinate");
     }
   }
-  Mesh mesh{std::move(x0), std::move(x1), std::move(faces), {}};
   mesh.edges = extract_edges(mesh.faces);
   return mesh;
 }

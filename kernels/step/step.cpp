@@ -102,31 +102,11 @@ void append(std::vector<T>& to, const std::vector<T>& from) {
   to.insert(to.end(), from.begin(), from.end());
 }
 
-// A mesh built by hand (make_mesh checks these too): every index the boxes
-// and the sweep read is a vertex.
-void check_mesh(const Mesh& mesh) {
-  if (mesh.x0.size() != mesh.x1.size()) {
-    throw std::invalid_argument("ccd_step: the mesh has " + std::to_string(mesh.x0.size()) + " vertices at t=0 but " +
-                                std::to_string(mesh.x1.size()) + " at t=1");
-  }
-  const auto vertex = [&](std::int32_t v) { return v >= 0 && std::size_t(v) < mesh.x0.size(); };
-  for (std::size_t f = 0; f < mesh.faces.size(); ++f) {
-    if (!vertex(mesh.faces[f][0]) || !vertex(mesh.faces[f][1]) || !vertex(mesh.faces[f][2])) {
-      throw std::invalid_argument("ccd_step: face " + std::to_string(f) + " has a vertex index out of range");
-    }
-  }
-  for (std::size_t e = 0; e < mesh.edges.size(); ++e) {
-    if (!vertex(mesh.edges[e][0]) || !vertex(mesh.edges[e][1])) {
-      throw std::invalid_argument("ccd_step: edge " + std::to_string(e) + " has a vertex index out of range");
-    }
-  }
-}
-
 StepResult run_step(const Mesh& mesh, MeshBoxes& boxes, SortAndSweep& sweep, bool incremental,
                     const StepOptions& options) {
   const NarrowPhase decide = narrow_phase(options.model);
   if (options.batch == 0) throw std::invalid_argument("StepOptions::batch must be at least 1");
-  check_mesh(mesh);
+  check_indices(mesh);  // a mesh built by hand: every index the boxes and the sweep read
   const double margin = box_margin(options);
   const auto start = Clock::now();
   std::vector<ChunkResult> chunks;
