@@ -202,10 +202,11 @@ TEST_CASE("rigid.polyhedra.a box dropped on a floor") {
   CHECK(again.fraction <= 2 * 2 * zone.narrow.time_tolerance);
 }
 
-TEST_CASE("rigid.polyhedra.an invalid motion or expel is reported, not a silent miss") {
+TEST_CASE("rigid.polyhedra.an invalid motion or option is reported, not a silent miss") {
   // The drop of "a box dropped on a floor" (a hit at u = 1/2), with motions
   // and expel zones out of the kernels' domain (rigid_motion.hpp): each would
-  // give NaN or overflowing boxes that drop every pair.
+  // give NaN or overflowing boxes that drop every pair. A bad mode or time
+  // tolerance was once answered per kept pair.
   PolyhedraScene world;
   world.add(box({-10, -10, -1}, {10, 10, 0}));
   const Polyhedron cube = box({2, 0.5, 1}, {3, 1.5, 2});
@@ -245,6 +246,14 @@ TEST_CASE("rigid.polyhedra.an invalid motion or expel is reported, not a silent 
       bad.narrow.expel = expel;
       check_invalid(world.trace(cube, down, bad));
     }
+    for (const double tolerance : {nan, -1e-9}) {
+      TraceOptions bad = options;
+      bad.narrow.time_tolerance = tolerance;
+      check_invalid(world.trace(cube, down, bad));
+    }
+    TraceOptions no_mode = options;
+    no_mode.narrow.mode = static_cast<Mode>(7);
+    check_invalid(world.trace(cube, down, no_mode));
   }
 }
 

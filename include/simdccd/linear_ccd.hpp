@@ -22,6 +22,9 @@
 // Invalid input (NaN, infinity, magnitude > 2^60, an index out of range) gets
 // status `invalid_input`, hit 0, toi +infinity, and is counted in `invalid`;
 // Mode::oracle, being exact for any finite input, decides magnitudes > 2^60 too.
+// Options that are not valid_options (options.hpp: a mode outside the enum, a
+// negative or NaN time_tolerance, a bad min_distance) make every query of the
+// batch invalid_input.
 // Answers depend neither on the implementation nor on the thread count: the
 // kernels round every operation the same way on every target (no fused
 // multiply-add), so even conservative-mode toi values are bit-identical.

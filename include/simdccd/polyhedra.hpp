@@ -130,8 +130,10 @@ class PolyhedraScene {
 
   /// Moves `moving` (its vertices at u = 0) by `motion` against every still
   /// body. Thread-safe (const). An invalid motion (is_valid(RigidMotion)) or
-  /// narrow.expel outside [0, 2^60] decides nothing: hit false, fraction 1,
-  /// no pairs, first.status invalid_input and stats.invalid 1.
+  /// narrow options that are not rigid::valid_options (a mode outside the
+  /// enum, a negative or NaN time_tolerance, an expel outside [0, 2^60])
+  /// decide nothing: hit false, fraction 1, no pairs, first.status
+  /// invalid_input and stats.invalid 1.
   Trace trace(const Polyhedron& moving, const RigidMotion& motion, const TraceOptions& options = {}) const;
 
  private:

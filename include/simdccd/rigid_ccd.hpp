@@ -64,7 +64,9 @@
 //   queries are decided by the oracle (status `exact`, toi = its toi_lo).
 // - Mode::oracle: every query decided by the oracle.
 // Invalid input gets status `invalid_input`, hit 0, toi +infinity, and is
-// counted in BatchStats::invalid. Answers are bit-identical on every
+// counted in BatchStats::invalid; so does every query of a batch whose
+// RigidOptions are not valid (rigid::valid_options: the mode and
+// time_tolerance of valid_options, options.hpp, and e in [0, 2^60]). Answers are bit-identical on every
 // implementation (targets.hpp) and thread count.
 #pragma once
 
@@ -102,8 +104,9 @@ RigidQuery relative_to_still(const RigidQuery& q);
 bool is_valid(const RigidQuery& q);
 
 struct RigidOptions {
-  Mode mode = Mode::exact;
-  /// Width (in u) of the bracket to which the kernels refine a contact.
+  Mode mode = Mode::exact;  ///< as Options::mode (options.hpp)
+  /// Width (in u) of the bracket to which the kernels refine a contact; as
+  /// Options::time_tolerance, >= 0, +infinity included.
   double time_tolerance = 1e-9;
   /// The expel zone's thickness e (see the top); 0: plain contact. Finite,
   /// 0 <= e <= 2^60, else every query is invalid input.

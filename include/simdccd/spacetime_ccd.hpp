@@ -26,7 +26,9 @@
 // - Mode::oracle: every query decided by the oracle.
 // Invalid input (NaN, infinity, magnitude > 2^60, an index out of range) gets
 // status `invalid_input`, hit 0, toi +infinity; Mode::oracle decides any
-// finite input. Answers are bit-identical on every implementation and thread
+// finite input. Options that are not valid_options (options.hpp), or a
+// min_distance other than 0, make every query of the batch invalid_input.
+// Answers are bit-identical on every implementation and thread
 // count. In BatchStats, `screened_out` counts the misses whose every piece the
 // box screen separated (no determinant computed), and `root_stage` stays 0
 // (the model has no roots to isolate).

@@ -93,8 +93,10 @@ struct StepResult {
 /// Vertices with a non-finite coordinate, or beyond 2^60, make their pairs
 /// invalid queries (counted in stats.vf/ee.invalid), never silent misses.
 /// std::invalid_argument for a `model` that is no StepModel, a margin not in
-/// [0, 2^60], a batch of 0, a narrow.min_distance that is not a
-/// valid_min_distance or not 0 with the space-time model, and a mesh whose
+/// [0, 2^60], a batch of 0, `narrow` options that are not valid_options (a
+/// mode outside the enum, a negative or NaN time_tolerance, a min_distance
+/// not in [0, 2^60]; the batch entries answer invalid_input instead), a
+/// narrow.min_distance not 0 with the space-time model, and a mesh whose
 /// vertex counts differ or whose faces or edges name a vertex out of range.
 StepResult ccd_step(const Mesh& mesh, const StepOptions& options = {});
 

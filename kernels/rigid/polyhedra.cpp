@@ -381,7 +381,7 @@ Trace PolyhedraScene::trace(const Polyhedron& moving, const RigidMotion& motion,
   Trace out;
   // Out of the kernels' domain the swept boxes would be NaN and the broad
   // phase would drop every pair: a silent miss.
-  if (!is_valid(motion) || !rigid::valid_expel(e)) {
+  if (!is_valid(motion) || !rigid::valid_options(options.narrow)) {
     out.first.status = Status::invalid_input;
     out.stats.invalid = 1;
     return out;

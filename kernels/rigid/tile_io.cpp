@@ -110,7 +110,10 @@ RigidQuery query_of(const Tile& tile, RigidMotionType motion, std::size_t i) {
   return q;
 }
 
-bool valid_expel(double expel) { return expel >= 0 && expel <= kMaxRigidCoordinate; }
+bool valid_options(const RigidOptions& options) {
+  return simdccd::valid_options(Options{options.mode, options.time_tolerance}) && options.expel >= 0 &&
+         options.expel <= kMaxRigidCoordinate;
+}
 
 BatchStats store_tile(const Tile& tile, QueryType type, RigidMotionType motion, const RigidOptions& options,
                       const BatchResults& out, std::size_t begin) {
@@ -122,7 +125,7 @@ BatchStats store_tile(const Tile& tile, QueryType type, RigidMotionType motion, 
 template <class Queries>
 BatchStats run_tiles(const Queries& queries, RigidMotionType motion, const RigidOptions& options,
                      const BatchResults& out, std::size_t begin, std::size_t end, TileFunction decide) {
-  if (!valid_expel(options.expel)) return simd::all_invalid(out, begin, end);
+  if (!valid_options(options)) return simd::all_invalid(out, begin, end);
   const Options narrow{options.mode, options.time_tolerance};
   return simd::for_each_tile<Tile>(
       queries, narrow, begin, end,

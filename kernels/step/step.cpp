@@ -44,10 +44,11 @@ double box_margin(const StepOptions& options) {
   if (!(options.margin >= 0 && options.margin <= kMaxMinDistance)) {  // as large as coordinates
     throw std::invalid_argument("StepOptions::margin must be in [0, 2^60]");
   }
-  const double d = options.narrow.min_distance;
-  if (!valid_min_distance(d)) {
-    throw std::invalid_argument("StepOptions::narrow.min_distance must be in [0, 2^60]");
+  if (!valid_options(options.narrow)) {
+    throw std::invalid_argument(
+        "StepOptions::narrow must be valid_options: a Mode, a time_tolerance >= 0 and a min_distance in [0, 2^60]");
   }
+  const double d = options.narrow.min_distance;
   if (d != 0 && options.model != StepModel::linear) {
     throw std::invalid_argument("StepOptions::narrow.min_distance > 0 needs the linear model");
   }

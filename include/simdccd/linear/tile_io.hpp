@@ -32,12 +32,12 @@ BatchStats store_tile(const Tile& tile, QueryType type, Mode mode, double min_di
 
 /// The loop over tiles that every entry shares: `decide` for contact,
 /// `separate` for Options::min_distance > 0 (invalid_input for every query
-/// when it is not a valid_min_distance or time_tolerance is negative).
+/// when the options are not valid_options).
 template <class Queries>
 BatchStats run_tiles(const Queries& queries, const Options& options, const BatchResults& out,
                      std::size_t begin, std::size_t end, TileFunction decide, SeparationFunction separate) {
+  if (!valid_options(options)) return simd::all_invalid(out, begin, end);
   const double d = options.min_distance;
-  if (!valid_min_distance(d) || options.time_tolerance < 0) return simd::all_invalid(out, begin, end);
   const auto store = [&](const Tile& tile, std::size_t first) {
     return store_tile(tile, queries.type, options.mode, d, out, first);
   };

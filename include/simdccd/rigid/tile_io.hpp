@@ -28,12 +28,13 @@ RigidQuery query_of(const Tile& tile, RigidMotionType motion, std::size_t i);
 BatchStats store_tile(const Tile& tile, QueryType type, RigidMotionType motion,
                       const RigidOptions& options, const BatchResults& out, std::size_t begin);
 
-/// Whether RigidOptions::expel is in its domain (finite, 0 <= e <= 2^60).
-bool valid_expel(double expel);
+/// Whether the options are in their domain: mode and time_tolerance as
+/// valid_options (options.hpp), the expel finite, 0 <= e <= 2^60.
+bool valid_options(const RigidOptions& options);
 
 /// The loop over tiles that every entry shares: load, decide with `decide`
-/// (unless the mode is oracle), store. An expel outside its domain makes
-/// every query invalid input.
+/// (unless the mode is oracle), store. Options that are not valid_options
+/// make every query invalid input.
 template <class Queries>
 BatchStats run_tiles(const Queries& queries, RigidMotionType motion, const RigidOptions& options,
                      const BatchResults& out, std::size_t begin, std::size_t end, TileFunction decide);

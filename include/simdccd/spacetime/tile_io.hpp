@@ -36,9 +36,14 @@ inline BatchStats store_tile(const Tile& tile, QueryType type, Mode mode, const 
   return store_tile(tile, type, mode, SpacetimeResults{out}, begin);
 }
 
-/// Answers queries [begin, end) invalid_input, without contact (the
-/// space-time model takes Options::min_distance = 0 only).
+/// Answers queries [begin, end) invalid_input, without contact.
 BatchStats invalid_answers(const SpacetimeResults& out, std::size_t begin, std::size_t end);
+
+/// valid_options, with Options::min_distance 0: the space-time model decides
+/// contact only.
+inline bool valid_spacetime_options(const Options& options) {
+  return valid_options(options) && options.min_distance == 0;
+}
 
 inline QueryType type_of(const IdentifiedQueries& q) { return q.type(); }
 inline QueryType type_of(const IndexedQueries& q) { return q.type; }
@@ -48,7 +53,7 @@ inline QueryType type_of(const IndexedQueries& q) { return q.type; }
 template <class Queries, class Results>
 BatchStats run_tiles(const Queries& queries, const Options& options, const Results& out,
                      std::size_t begin, std::size_t end, TileFunction decide) {
-  if (options.min_distance != 0) return invalid_answers(SpacetimeResults{out}, begin, end);
+  if (!valid_spacetime_options(options)) return invalid_answers(SpacetimeResults{out}, begin, end);
   return simd::for_each_tile<Tile>(queries, options, begin, end, decide, [&](const Tile& tile, std::size_t first) {
     return store_tile(tile, type_of(queries), options.mode, out, first);
   });
@@ -72,7 +77,7 @@ template <class Results>
 BatchStats run_planar_tiles(const PlanarIdentifiedQueries& queries, const Options& options,
                             const Results& out, std::size_t begin, std::size_t end,
                             PlanarTileFunction decide) {
-  if (options.min_distance != 0) return invalid_answers(SpacetimeResults{out}, begin, end);
+  if (!valid_spacetime_options(options)) return invalid_answers(SpacetimeResults{out}, begin, end);
   return simd::for_each_tile<PlanarTile>(queries, options, begin, end, decide, [&](const PlanarTile& tile, std::size_t first) {
     return store_tile(tile, options.mode, SpacetimeResults{out}, first);
   });
