@@ -202,11 +202,13 @@ TEST_CASE("rigid.polyhedra.a box dropped on a floor") {
   CHECK(again.fraction <= 2 * 2 * zone.narrow.time_tolerance);
 }
 
-TEST_CASE("rigid.polyhedra.an invalid motion or option is reported, not a silent miss") {
+TEST_CASE("rigid.polyhedra.an invalid motion, option or moving vertex is reported, not a silent miss") {
   // The drop of "a box dropped on a floor" (a hit at u = 1/2), with motions
   // and expel zones out of the kernels' domain (rigid_motion.hpp): each would
   // give NaN or overflowing boxes that drop every pair. A bad mode or time
-  // tolerance was once answered per kept pair.
+  // tolerance was once answered per kept pair, a NaN or infinite moving
+  // vertex threw (polyhedron_edges) and one beyond 2^60 was answered per kept
+  // pair: a lone point had none, so no hit and invalid 0.
   PolyhedraScene world;
   world.add(box({-10, -10, -1}, {10, 10, 0}));
   const Polyhedron cube = box({2, 0.5, 1}, {3, 1.5, 2});
@@ -254,6 +256,13 @@ TEST_CASE("rigid.polyhedra.an invalid motion or option is reported, not a silent
     TraceOptions no_mode = options;
     no_mode.narrow.mode = static_cast<Mode>(7);
     check_invalid(world.trace(cube, down, no_mode));
+    for (const double bad : {nan, inf, 0x1p61}) {
+      CAPTURE(bad);
+      Polyhedron broken = cube;
+      broken.vertices[3].z = bad;
+      check_invalid(world.trace(broken, down, options));
+      check_invalid(world.trace(Polyhedron{{{2, 0.5, bad}}, {}}, down, options));
+    }
   }
 }
 

@@ -65,7 +65,8 @@ struct PolyhedronEdges {
   std::vector<Edge> edges;
   std::vector<std::uint8_t> internal;
 };
-/// Throws std::invalid_argument for a triangle index out of range.
+/// Throws std::invalid_argument for a triangle index out of range or a
+/// coordinate that is not finite.
 PolyhedronEdges polyhedron_edges(const Polyhedron& body);
 
 /// Which features touch (see the top).
@@ -129,11 +130,12 @@ class PolyhedraScene {
   const Polyhedron& body(std::int32_t i) const { return bodies_[i].shape; }
 
   /// Moves `moving` (its vertices at u = 0) by `motion` against every still
-  /// body. Thread-safe (const). An invalid motion (is_valid(RigidMotion)) or
+  /// body. Thread-safe (const). An invalid motion (is_valid(RigidMotion)),
   /// narrow options that are not rigid::valid_options (a mode outside the
-  /// enum, a negative or NaN time_tolerance, an expel outside [0, 2^60])
-  /// decide nothing: hit false, fraction 1, no pairs, first.status
-  /// invalid_input and stats.invalid 1.
+  /// enum, a negative or NaN time_tolerance, an expel outside [0, 2^60]) or
+  /// a vertex of `moving` out of in_rigid_domain decides nothing: hit false,
+  /// fraction 1, no pairs, first.status invalid_input and stats.invalid 1.
+  /// Throws std::invalid_argument for a triangle index of `moving` out of range.
   Trace trace(const Polyhedron& moving, const RigidMotion& motion, const TraceOptions& options = {}) const;
 
  private:

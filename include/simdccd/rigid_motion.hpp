@@ -75,6 +75,8 @@ inline constexpr double kMaxRigidCoordinate = 0x1p60;
 
 /// Whether the motion's parameters lie in the valid domain (see the top).
 bool is_valid(const RigidMotion& motion);
+/// Whether a point's coordinates do: finite, magnitude <= kMaxRigidCoordinate.
+bool in_rigid_domain(const Vec3& p);
 
 /// The relative motion the other way round, exactly: when body B moves by
 /// `motion` and body A stays still, A moves by inverse(motion) in the frame

@@ -13,9 +13,10 @@ namespace simdccd {
 namespace {
 
 bool in_range(double v) { return std::isfinite(v) && std::abs(v) <= kMaxRigidCoordinate; }
-bool in_range(const Vec3& p) { return in_range(p.x) && in_range(p.y) && in_range(p.z); }
 
 }  // namespace
+
+bool in_rigid_domain(const Vec3& p) { return in_range(p.x) && in_range(p.y) && in_range(p.z); }
 
 std::string_view to_string(RigidMotionType type) {
   return type == RigidMotionType::translation ? "translation" : "rotation";
@@ -30,9 +31,9 @@ std::optional<RigidMotionType> parse_rigid_motion_type(std::string_view name) {
 
 bool is_valid(const RigidMotion& motion) {
   switch (motion.type) {
-    case RigidMotionType::translation: return in_range(motion.translation);
+    case RigidMotionType::translation: return in_rigid_domain(motion.translation);
     case RigidMotionType::rotation:
-      return in_range(motion.center) && in_range(motion.axis) &&
+      return in_rigid_domain(motion.center) && in_rigid_domain(motion.axis) &&
              (std::isinf(motion.tan_half) ? !is_zero(motion.axis) : in_range(motion.tan_half));
   }
   return false;
@@ -56,7 +57,7 @@ RigidQuery relative_to_still(const RigidQuery& q) { return rigid::relative_to_st
 
 bool is_valid(const RigidQuery& q) {
   for (const Vec3& p : q.points) {
-    if (!in_range(p)) return false;
+    if (!in_rigid_domain(p)) return false;
   }
   // A mover byte outside the enum names neither primitive.
   return (q.mover == Mover::first || q.mover == Mover::second) && is_valid(q.motion);

@@ -375,17 +375,19 @@ std::int32_t PolyhedraScene::add(Polyhedron body) {
 }
 
 Trace PolyhedraScene::trace(const Polyhedron& moving, const RigidMotion& motion, const TraceOptions& options) const {
-  const PolyhedronEdges moving_edges = polyhedron_edges(moving);
-  const double e = options.narrow.expel;
-  const bool zone = e > 0;
   Trace out;
-  // Out of the kernels' domain the swept boxes would be NaN and the broad
-  // phase would drop every pair: a silent miss.
-  if (!is_valid(motion) || !rigid::valid_options(options.narrow)) {
+  // Out of the kernels' domain the swept boxes would be NaN (or overflow)
+  // and the broad phase would drop every pair: a silent miss. Checked before
+  // polyhedron_edges, which throws for a non-finite vertex.
+  if (!is_valid(motion) || !rigid::valid_options(options.narrow) ||
+      !std::ranges::all_of(moving.vertices, in_rigid_domain)) {
     out.first.status = Status::invalid_input;
     out.stats.invalid = 1;
     return out;
   }
+  const PolyhedronEdges moving_edges = polyhedron_edges(moving);
+  const double e = options.narrow.expel;
+  const bool zone = e > 0;
   // The moving features' swept boxes.
   const Boxes vertex_boxes = swept_vertex_boxes(moving, motion);
   const Boxes face_boxes = element_boxes(vertex_boxes, moving.triangles);
