@@ -67,7 +67,7 @@ double parse_double(std::string_view option, std::string_view text) {
   if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v)) {
     throw UsageError(std::string(option) + " needs a finite number, not '" + std::string(text) + "'");
   }
-  return v;
+  return v == 0 ? 0 : v;  // so that the JSON echoes of the options never say -0
 }
 
 QueryType parse_query_type(std::string_view text) {

@@ -44,7 +44,7 @@ class Args {
 
 /// A decimal unsigned integer; UsageError naming `option` otherwise.
 std::uint64_t parse_uint(std::string_view option, std::string_view text);
-/// A finite decimal number; UsageError naming `option` otherwise.
+/// A finite decimal number, -0 read as 0; UsageError naming `option` otherwise.
 double parse_double(std::string_view option, std::string_view text);
 /// "vf" or "ee"; UsageError otherwise.
 QueryType parse_query_type(std::string_view text);
