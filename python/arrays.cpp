@@ -35,7 +35,8 @@ py::array int64_array(const py::object& object, const char* name) {
   const auto array = py::reinterpret_borrow<py::array>(object);
   const char kind = array.dtype().kind();
   const bool integer = kind == 'i' || (kind == 'u' && array.dtype().itemsize() < 8);
-  if (!integer) {
+  // An empty array has no value to lose: numpy makes [] float64.
+  if (!integer && array.size() != 0) {
     throw py::type_error(std::string(name) + " must be an integer array (int64 or narrower), not " +
                          dtype_name(array));
   }

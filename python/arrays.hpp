@@ -19,8 +19,9 @@ namespace py = pybind11;
 /// (nested lists) goes through numpy.asarray(object, dtype=float64).
 py::array float64_array(const py::object& object, const char* name);
 /// `object` as an int64 array: ndarrays of any integer dtype but uint64 are
-/// converted (TypeError for other dtypes, bool included); anything else goes
-/// through numpy.asarray(object) first, then the same rule.
+/// converted (TypeError for other dtypes, bool included, unless the array is
+/// empty); anything else goes through numpy.asarray(object) first, then the
+/// same rule.
 py::array int64_array(const py::object& object, const char* name);
 
 /// ValueError unless `array` has shape (n, tail...) for some n (`batch`), or

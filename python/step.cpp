@@ -34,6 +34,7 @@ std::vector<Vec3> positions(const py::object& x, const char* name) {
 
 std::vector<Triangle> triangles(const py::object& faces, std::size_t vertex_count) {
   py::array array = int64_array(faces, "faces");
+  if (array.ndim() == 1 && array.size() == 0) return {};  // []: no faces, a mesh of points, as ccd_step takes
   check_shape(array, "faces", {3}, true);
   Columns<std::int64_t> columns(std::move(array));
   const std::vector<const std::int64_t*> c = columns.read();
@@ -180,7 +181,7 @@ void bind_step(py::module_& m) {
         R"(Finds the collisions of a triangle mesh over one time step.
 
 x0, x1: float64 (nv, 3) vertex positions at t=0 and t=1.
-faces: integer (nf, 3) vertex indices.
+faces: integer (nf, 3) vertex indices; [] for none (a mesh of points).
 mode: 'exact', 'conservative' or 'oracle'.
 model: 'linear' (straight vertex paths) or 'spacetime' (the space-time
   simplices, with the mesh's vertex indices as ids: watertight).

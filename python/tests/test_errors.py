@@ -57,3 +57,13 @@ def test_keyword_and_type_errors_come_from_python():
         simdccd.ccd(POINTS, "vf", "linear", "exact", None, 0, None, "extra")
     with pytest.raises(TypeError):
         simdccd.ccd(POINTS, threads="two")
+
+
+@pytest.mark.parametrize("faces", [[], np.zeros((0, 3)), np.zeros((0, 3), dtype=np.int32)])
+def test_an_empty_face_list_is_no_faces(faces):
+    # numpy makes [] a float64 array of shape (0,), once refused with "faces
+    # must be an integer array": a mesh of points has no pairs to decide.
+    r = simdccd.step(*MESH[:2], faces)
+    assert r.edges.shape == (0, 2) and r.vf.shape == (0, 2) and r.ee.shape == (0, 2)
+    assert r.stats["vf_candidates"] == 0 and r.stats["ee_candidates"] == 0
+    assert r.earliest_toi == np.inf
