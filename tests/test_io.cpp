@@ -789,8 +789,9 @@ TEST_CASE("io.rigid_csv: malformed files name the file, line and field") {
   const std::string t_row = "vf,0," + twelve_points + ",1,2,3\n";
   const std::string r_row = "ee,1," + twelve_points + ",0,0,0,0,0,1,2,1\n";
   SUBCASE("no header") {
-    rigid_error("", 0, "no header line");
-    rigid_error("# only\n# comments\n", 0, "no header line");
+    // Line 1, where the header belongs (line 0 once: no line of the file).
+    rigid_error("", 1, "no header line: the file is empty");
+    rigid_error("# only\n# comments\n", 1, "no header line");
   }
   SUBCASE("unknown header") {
     rigid_error("# x\n" + translation_header + ",tan_half\n", 2, "unknown header 'type,mover,p0x");

@@ -110,7 +110,7 @@ class Parser {
   }
 
   RigidQueryFile finish() {
-    if (header_line_ == 0) fail(0, "no header line");
+    if (header_line_ == 0) fail(1, "no header line: the file is empty or holds only comments");
     return std::move(out_);
   }
 

@@ -40,7 +40,8 @@
 //
 // Errors: `ParseError` with the file and the 1-based line, and for a field
 // its 1-based number and column name, for
-// - no header: "no header line", at line 0 (the file is empty or all comments);
+// - no header: "no header line: the file is empty or holds only comments", at
+//   line 1;
 // - an unknown header: "unknown header 'LINE'; expected ..." (the two
 //   headers; LINE cut after 40 characters);
 // - a wrong field count: "expected N fields (as the header on line H), found M";
