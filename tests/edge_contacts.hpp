@@ -17,8 +17,11 @@ namespace simdccd::test {
 /// points share one coordinate exactly all step (equal at t = 0 and at
 /// t = 1), a random axis, and the fourth stays strictly off it; one of the
 /// three crosses the line of the other two at t = 1/2, inside their segment
-/// or past an end. On a dyadic grid, so that every coordinate is exact.
-inline std::vector<Query> edge_contact_queries(QueryType type, std::size_t count, std::uint64_t seed) {
+/// or past an end. With `in_plane`, the fourth shares the coordinate too: the
+/// four lie in one plane all step and their coplanarity cubic vanishes
+/// identically. On a dyadic grid, so that every coordinate is exact.
+inline std::vector<Query> edge_contact_queries(QueryType type, std::size_t count, std::uint64_t seed,
+                                               bool in_plane = false) {
   Random random(seed);
   const auto grid = [&](double range) { return std::ldexp(std::floor(random.uniform() * range * 64), -6); };
   // (mover, segment end, segment end, fourth) of each shared triple.
@@ -35,7 +38,7 @@ inline std::vector<Query> edge_contact_queries(QueryType type, std::size_t count
         Vec3& x = p[4 * time + roles[k]];
         x = {grid(4), grid(4), grid(4)};
         double& a = axis == 0 ? x.x : axis == 1 ? x.y : x.z;
-        a = (time == 0 ? c0 : c1) + (k == 3 ? side * (0.25 + grid(2)) : 0);
+        a = (time == 0 ? c0 : c1) + (k == 3 && !in_plane ? side * (0.25 + grid(2)) : 0);
       }
     }
     // The mover at t = 1/2 on the segment's line at parameter s, off by d.

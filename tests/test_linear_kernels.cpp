@@ -23,6 +23,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
@@ -377,6 +378,50 @@ TEST_CASE("linear.kernels.seams: primitives sharing a point at t = 0 are certifi
 // (area_inclusion-inl.h's vanishing_orientations): the three are collinear
 // at every coplanarity root, an orientation exactly zero that no error
 // bound certifies, so these reached the oracle before.
+/// A hand-made query with a contact at t = 1/2, one without, and
+/// optionally one touching at t = 0.
+struct HalfStep {
+  Query hit, miss;
+  std::optional<Query> start;
+};
+
+/// On every implementation in both modes, each of make(type)'s queries (the
+/// oracle checks what they are) is certified (never sent to the oracle): the
+/// hit within the tolerance before 1/2, the miss, and the start a hit at 0.
+template <class Make>
+void check_half_step(const Make& make) {
+  RestoreAuto restore;
+  for (const Implementation& impl : implementations_under_test()) {
+    CAPTURE(impl.name);
+    for (QueryType type : {QueryType::vertex_face, QueryType::edge_edge}) {
+      CAPTURE(to_string(type));
+      const HalfStep c = make(type);
+      REQUIRE(exact_ccd(type, c.hit).hit);
+      REQUIRE(exact_ccd(type, c.hit).toi_lo == 0.5);
+      REQUIRE(!exact_ccd(type, c.miss).hit);
+      std::vector<Query> queries{c.hit, c.miss};
+      if (c.start) {
+        REQUIRE(exact_ccd(type, *c.start).hit);
+        REQUIRE(exact_ccd(type, *c.start).toi_hi == 0);
+        queries.push_back(*c.start);
+      }
+      for (Mode mode : {Mode::exact, Mode::conservative}) {
+        const Answers a = run(impl, Soa(type, queries), mode);
+        CHECK(a.hit[0] == 1);
+        CHECK(a.status[0] == Status::certified);
+        CHECK(a.toi[0] <= 0.5);
+        CHECK(a.toi[0] >= 0.5 - kTolerance);
+        CHECK(a.hit[1] == 0);
+        CHECK(a.status[1] == Status::certified);
+        if (!c.start) continue;
+        CHECK(a.hit[2] == 1);
+        CHECK(a.status[2] == Status::certified);
+        CHECK(a.toi[2] == 0);
+      }
+    }
+  }
+}
+
 TEST_CASE("linear.kernels.edge contacts: three points in an axis-aligned moving plane are certified") {
   // VF: f1 (0, 0, 0) -> (0, 1, 0) and f2 (4, 0, 0) -> (4, 1, 0) lie with the
   // vertex in the plane y = t; f0 (0, 2, 0) -> (0, 3, 0) stays above it. The
@@ -399,34 +444,19 @@ TEST_CASE("linear.kernels.edge contacts: three points in an axis-aligned moving 
                 Vec3{x, 3, 1},  Vec3{x, 1, 1},  Vec3{0, 1, 0}, Vec3{4, 1, 0}};
     return q;
   };
-  RestoreAuto restore;
-  for (const Implementation& impl : implementations_under_test()) {
-    CAPTURE(impl.name);
-    for (QueryType type : {QueryType::vertex_face, QueryType::edge_edge}) {
-      CAPTURE(to_string(type));
-      const Query hit = type == QueryType::vertex_face ? vf(2) : ee(2);
-      const Query miss = type == QueryType::vertex_face ? vf(5) : ee(5);
-      REQUIRE(exact_ccd(type, hit).hit);
-      REQUIRE(exact_ccd(type, hit).toi_lo == 0.5);
-      REQUIRE(!exact_ccd(type, miss).hit);
-      for (Mode mode : {Mode::exact, Mode::conservative}) {
-        const Answers a = run(impl, Soa(type, {hit, miss}), mode);
-        CHECK(a.hit[0] == 1);
-        CHECK(a.status[0] == Status::certified);
-        CHECK(a.toi[0] <= 0.5);
-        CHECK(a.toi[0] >= 0.5 - kTolerance);
-        CHECK(a.hit[1] == 0);
-        CHECK(a.status[1] == Status::certified);
-      }
-    }
-  }
+  check_half_step([&](QueryType type) {
+    return type == QueryType::vertex_face ? HalfStep{vf(2), vf(5), {}} : HalfStep{ee(2), ee(5), {}};
+  });
 }
 
-TEST_CASE("linear.kernels.edge contacts: random ones, every implementation against the oracle") {
+/// Random contacts on edges (edge_contacts.hpp), in a plane all step or not:
+/// every implementation against the oracle, and 9 in 10 of the contacts
+/// certified hits (not the oracle's).
+void check_edge_contacts(const std::string& name, bool in_plane, std::uint64_t seed) {
   for (QueryType type : {QueryType::vertex_face, QueryType::edge_edge}) {
     const std::vector<Query> queries =
-        test::edge_contact_queries(type, test::scaled(4000), type == QueryType::vertex_face ? 7 : 8);
-    check_workload("edge contacts", type, queries, false);
+        test::edge_contact_queries(type, test::scaled(4000), seed + (type == QueryType::edge_edge), in_plane);
+    check_workload(name, type, queries, false);
     RestoreAuto restore;
     const Answers a = run({"double", false}, Soa(type, queries), Mode::exact);
     std::size_t hits = 0, certified = 0;
@@ -438,6 +468,43 @@ TEST_CASE("linear.kernels.edge contacts: random ones, every implementation again
     CHECK(hits > queries.size() / 4);
     CHECK(certified > 9 * hits / 10);
   }
+}
+
+TEST_CASE("linear.kernels.edge contacts: random ones, every implementation against the oracle") {
+  check_edge_contacts("edge contacts", false, 7);
+}
+
+TEST_CASE("linear.kernels.axis planes: primitives in one plane all step are decided in it, certified") {
+  // Every point has z = 0 at t = 0 and at t = 1: the plane z = 0 holds the
+  // query all step and its coplanarity cubic vanishes identically.
+  // VF: the face (0, 0, 0), (4, 0, 0), (0, 4, 0) stays still; the vertex
+  // (x, 1, 0) -> (x + 2, 1, 0) enters it through the edge x = 0 at t = -x/2:
+  // from x = -1 a hit at t = 1/2. From x = -3 it reaches the edge at t = 3/2,
+  // after the step: a miss.
+  // From x = 1 the vertex starts inside the face: a hit at 0.
+  // EE: edge a (0, 0, 0) -> (2, 0, 0) stays still; edge b (1, y, 0) -> (1,
+  // y + 2, 0) moves down by 2: from y = 1 its lower end crosses a's middle at
+  // t = 1/2, a hit; from y = 3 it reaches a at t = 3/2: a miss; from y = -1
+  // the edges cross at t = 0 at (1, 0, 0): a hit at 0.
+  const auto vf = [](double x) {
+    Query q;
+    q.points = {Vec3{x, 1, 0},     Vec3{0, 0, 0}, Vec3{4, 0, 0}, Vec3{0, 4, 0},
+                Vec3{x + 2, 1, 0}, Vec3{0, 0, 0}, Vec3{4, 0, 0}, Vec3{0, 4, 0}};
+    return q;
+  };
+  const auto ee = [](double y) {
+    Query q;
+    q.points = {Vec3{0, 0, 0}, Vec3{2, 0, 0}, Vec3{1, y, 0},     Vec3{1, y + 2, 0},
+                Vec3{0, 0, 0}, Vec3{2, 0, 0}, Vec3{1, y - 2, 0}, Vec3{1, y, 0}};
+    return q;
+  };
+  check_half_step([&](QueryType type) {
+    return type == QueryType::vertex_face ? HalfStep{vf(-1), vf(-3), vf(1)} : HalfStep{ee(1), ee(3), ee(-1)};
+  });
+}
+
+TEST_CASE("linear.kernels.axis planes: random ones, every implementation against the oracle") {
+  check_edge_contacts("axis planes", true, 9);
 }
 
 TEST_CASE("linear.kernels.targets: listing, forcing and restoring implementations") {

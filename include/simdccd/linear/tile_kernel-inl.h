@@ -18,9 +18,10 @@
 // The first certified inclusion is a hit with toi = bracket low end, a lower
 // bound of the earliest contact time (earlier pieces were certified root-free
 // or outside). Anything not certified is uncertain, with toi = the low end of
-// the piece or bracket where certainty ended, unless one of two checks per
-// query settles it: a point shared at t = 0 (a hit at 0), or the primitives
-// certified apart from toi to 1 (apart_after: a miss).
+// the piece or bracket where certainty ended, unless one of three checks per
+// query settles it: a point shared at t = 0 (a hit at 0), the four points in
+// a plane normal to an axis all step (decided in the plane from toi on), or
+// the primitives certified apart from toi to 1 (apart_after: a miss).
 //
 // Defined in namespace simdccd::linear::SIMDCCD_TARGET_NAMESPACE: `portable`
 // by default, and once per Highway target in dispatch/linear_ccd.cc, which
@@ -39,6 +40,7 @@
 #include <limits>
 
 #include "simdccd/linear/area_inclusion-inl.h"
+#include "simdccd/linear/axis_plane_contact-inl.h"
 #include "simdccd/linear/coplanarity_cubic-inl.h"
 #include "simdccd/linear/orientation_screen-inl.h"
 #include "simdccd/linear/tile.hpp"
@@ -151,17 +153,25 @@ void decide_tile(Tile& t, double tolerance) {
   // Uncertain queries, one at a time (only stage 2 leaves queries uncertain):
   // - a point of one primitive equal to one of the other's at t = 0 (an
   //   unwelded seam: two mesh vertices at one place) is a contact at t* = 0;
-  // - a query has no contact before its toi, so one certified apart from
-  //   there to the end is a miss (bodies sliding past each other with nearly
-  //   parallel edges, whose cubic is too flat to isolate its roots).
+  // - a query has no contact before its toi; one whose points stay in a plane
+  //   normal to an axis is decided in that plane from there
+  //   (axis_plane_contact-inl.h: cloth rows in a plane, whose cubic vanishes);
+  // - one certified apart from its toi to the end is a miss (bodies sliding
+  //   past each other with nearly parallel edges, whose cubic is too flat to
+  //   isolate its roots).
   const double* coord[24];
   for (int k = 0; k < 24; ++k) coord[k] = t.coord[k];
   for (std::size_t c = 0; c < t.candidates; ++c) {
     const std::size_t i = t.index[c];
     if (!simd::is_verdict(t.verdict[i], Verdict::uncertain)) continue;
+    bool hit;
+    double toi;
     if (detail::shared_start_point<kType>(coord, i)) {
       t.verdict[i] = static_cast<double>(static_cast<int>(Verdict::hit));
       t.toi[i] = 0;
+    } else if (decide_in_axis_plane<kType>(coord, i, t.toi[i], tolerance, hit, toi)) {
+      t.verdict[i] = static_cast<double>(static_cast<int>(hit ? Verdict::hit : Verdict::miss));
+      t.toi[i] = hit ? toi : std::numeric_limits<double>::infinity();
     } else if (apart_after<kType>(coord, i, t.toi[i])) {
       t.verdict[i] = static_cast<double>(static_cast<int>(Verdict::miss));
       t.toi[i] = std::numeric_limits<double>::infinity();
