@@ -37,6 +37,7 @@
 #endif
 
 #include "simdccd/linear/coplanarity_cubic-inl.h"
+#include "simdccd/linear/earliest_first.hpp"
 #include "simdccd/query.hpp"
 #include "simdccd/simd/error_bounds.hpp"
 #include "simdccd/simd/lanes.hpp"
@@ -204,21 +205,9 @@ bool apart_after(const double* const* coord, std::size_t i, double from) {
   const QueryLanes<S> q{coord, i};
   // Touching at `from` (a contact the kernel could not certify): no budget spent.
   if (!separated_over_interval<S, kType, true>(q, from, from)) return false;
-  double lo[kApartBudget + 1], hi[kApartBudget + 1];
-  int open = 1;
-  lo[0] = from, hi[0] = 1;
-  for (int evaluations = 0; open > 0; ++evaluations) {
-    if (evaluations == kApartBudget) return false;
-    --open;
-    const double a = lo[open], b = hi[open];
-    if (separated_over_interval<S, kType, true>(q, a, b)) continue;
-    const double middle = a + 0.5 * (b - a);
-    if (!(a < middle && middle < b)) return false;  // no finer part to try
-    lo[open] = middle, hi[open] = b;  // the later half waits on the stack
-    lo[open + 1] = a, hi[open + 1] = middle;
-    open += 2;
-  }
-  return true;
+  return bisect_earliest_first<kApartBudget>(from, [&](double a, double b) {
+           return separated_over_interval<S, kType, true>(q, a, b) ? PartVerdict::dismiss : PartVerdict::split;
+         }) == Bisection::all_dismissed;
 }
 
 /// Orientations that vanish at every coplanarity root, by the points'

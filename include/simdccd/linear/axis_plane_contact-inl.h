@@ -35,6 +35,7 @@
 #include <algorithm>
 #include <cstddef>
 
+#include "simdccd/linear/earliest_first.hpp"
 #include "simdccd/query.hpp"
 #include "simdccd/simd/interval-inl.h"
 #include "simdccd/simd/lanes.hpp"
@@ -166,37 +167,27 @@ enum class EventSearch { none, found, uncertain };
 /// cannot tell (p grazing the line or the segment's end, moving along the
 /// line, or the budget spent).
 inline EventSearch first_on_segment(const Event& e, double from, double tolerance, double& lo, double& hi) {
-  double part_lo[kEventBudget + 1], part_hi[kEventBudget + 1];
-  int open = 1;
-  part_lo[0] = from, part_hi[0] = 1;
-  for (int evaluations = 0; open > 0; ++evaluations) {
-    if (evaluations == kEventBudget) return EventSearch::uncertain;
-    --open;
-    const double t0 = part_lo[open], t1 = part_hi[open];
+  bool found = false;
+  const Bisection result = bisect_earliest_first<kEventBudget>(from, [&](double t0, double t1) {
     double o_lo, o_hi, along_lo, along_hi, rest_lo, rest_hi;
     enclose(e.orientation, t0, t1, o_lo, o_hi);
-    if (o_lo > 0 || o_hi < 0) continue;  // off the line all along
+    if (o_lo > 0 || o_hi < 0) return PartVerdict::dismiss;  // off the line all along
     enclose(e.along, t0, t1, along_lo, along_hi);
     enclose(e.rest, t0, t1, rest_lo, rest_hi);
-    if (along_hi < 0 || rest_hi < 0) continue;  // before a or past b all along
-    if (t1 - t0 <= tolerance) {
-      // A crossing of the line within the segment's extent: over the part,
-      // or over [t0, t0 + tolerance] when the crossing is at the part's end.
-      for (const double end : {t1, std::min(1.0, t0 + tolerance)}) {
-        if (crosses_within(e, t0, end)) {
-          lo = t0, hi = end;
-          return EventSearch::found;
-        }
+    if (along_hi < 0 || rest_hi < 0) return PartVerdict::dismiss;  // before a or past b all along
+    if (t1 - t0 > tolerance) return PartVerdict::split;
+    // A crossing of the line within the segment's extent: over the part, or
+    // over [t0, t0 + tolerance] when the crossing is at the part's end.
+    for (const double window_end : {t1, std::min(1.0, t0 + tolerance)}) {
+      if (crosses_within(e, t0, window_end)) {
+        found = true, lo = t0, hi = window_end;
+        break;
       }
-      return EventSearch::uncertain;
     }
-    const double middle = t0 + 0.5 * (t1 - t0);
-    if (!(t0 < middle && middle < t1)) return EventSearch::uncertain;
-    part_lo[open] = middle, part_hi[open] = t1;  // the later half waits on the stack
-    part_lo[open + 1] = t0, part_hi[open + 1] = middle;
-    open += 2;
-  }
-  return EventSearch::none;
+    return PartVerdict::stop;
+  });
+  if (result == Bisection::all_dismissed) return EventSearch::none;
+  return found ? EventSearch::found : EventSearch::uncertain;
 }
 
 /// The certified sign of an event's orientation at t = 0 (0: not certified).
