@@ -431,7 +431,8 @@ TEST_CASE("io.ply: malformed headers name the line") {
   // Header lines: 1 ply, 2 format, 3 element vertex, 4-6 x y z, 7 element face,
   // 8 property list, 9 end_header.
   ply_line_error("plx\n" + good.substr(4), 1, "not a PLY file");
-  ply_line_error("", 1, "no end_header");
+  ply_line_error("", 1, "the file is empty");
+  ply_line_error("ply", 1, "no end_header");
   ply_line_error(good.substr(0, good.find("end_header")), 9, "no end_header");
   ply_line_error(replaced(good, "binary_little_endian", "ascii"), 2, "ASCII PLY is not supported");
   ply_line_error(replaced(good, "binary_little_endian", "binary_middle_endian"), 2,

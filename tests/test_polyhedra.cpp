@@ -266,6 +266,23 @@ TEST_CASE("rigid.polyhedra.an invalid motion, option or moving vertex is reporte
   }
 }
 
+TEST_CASE("rigid.polyhedra.a still body out of the rigid domain is refused when added") {
+  // A still vertex beyond 2^60 (or not finite) used to be accepted, its
+  // pairs then answered invalid one by one, and only those the broad phase
+  // kept (none for a body far from the moving one: no hit, invalid 0).
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  for (const double bad : {0x1p61, -0x1p61, nan, inf}) {
+    CAPTURE(bad);
+    PolyhedraScene world;
+    Polyhedron floor = box({-10, -10, -1}, {10, 10, 0});
+    floor.vertices[5].y = bad;
+    CHECK_THROWS_AS(world.add(floor), std::invalid_argument);
+    CHECK(world.size() == 0);
+  }
+  PolyhedraScene world;  // the edge of the domain is in it
+  CHECK(world.add(box({-0x1p60, -1, -1}, {0x1p60, 0, 0})) == 0);
+}
+
 TEST_CASE("rigid.polyhedra.a box turned against a wall") {
   // A wall whose face is the plane x = 1 (the box [1, 2] x [-5, 5] x [-5, 5])
   // and a bar [-1.2, 0.5] x [-0.1, 0.1]^2 turned about the z axis through the

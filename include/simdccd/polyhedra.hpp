@@ -124,7 +124,8 @@ struct Trace {
 class PolyhedraScene {
  public:
   /// Adds a still body; returns its index. Throws std::invalid_argument for a
-  /// triangle index out of range or a coordinate that is not finite.
+  /// triangle index out of range or a vertex out of in_rigid_domain (a
+  /// coordinate that is not finite or beyond kMaxRigidCoordinate = 2^60).
   std::int32_t add(Polyhedron body);
   std::size_t size() const { return bodies_.size(); }
   const Polyhedron& body(std::int32_t i) const { return bodies_[i].shape; }

@@ -113,6 +113,7 @@ class PlyParser {
   }
 
   void parse_header() {
+    if (text_.empty()) fail_line(1, "the file is empty (a PLY file starts with a 'ply' line)");
     std::size_t pos = 0;
     for (std::uint64_t line_no = 1;; ++line_no) {
       const std::size_t end = text_.find('\n', pos);

@@ -369,6 +369,14 @@ Polyhedron moved(const Polyhedron& body, const RigidMotion& motion, double u) {
 }
 
 std::int32_t PolyhedraScene::add(Polyhedron body) {
+  // Out of the kernels' domain a still vertex would make its pairs invalid
+  // one by one, and only those the broad phase keeps: refused here instead.
+  for (std::size_t i = 0; i < body.vertices.size(); ++i) {
+    if (!in_rigid_domain(body.vertices[i])) {
+      throw std::invalid_argument("PolyhedraScene::add: vertex " + std::to_string(i) +
+                                  " is not finite or beyond 2^60 in magnitude");
+    }
+  }
   PolyhedronEdges edges = polyhedron_edges(body);
   bodies_.push_back({std::move(body), std::move(edges)});
   return static_cast<std::int32_t>(bodies_.size() - 1);
