@@ -164,11 +164,14 @@ class SortAndSweep {
     /// entries [cell_start[c], cell_start[c + 1]).
     LargeVector<std::int32_t> cell_start;
     /// An entry as the sweep's hit loop reads it: its element's box (less
-    /// lo on the sweep axis; hi0 on it, then the two off axes), vertices
-    /// (-1: none), index in its set and slabs copied into the cell's list, so
-    /// that the hits of a scan are read in order, not scattered over the set.
+    /// lo on the sweep axis; hi0 on it, then lo1, -hi1, lo2, -hi2 on the off
+    /// axes, so that one compare a lane against another's hi1, -lo1, hi2,
+    /// -lo2 tests their overlap), vertices (-1: none), index in its set and
+    /// slabs copied into the cell's list, so that the hits of a scan are read
+    /// in order, not scattered over the set.
     struct alignas(64) Entry {
-      double hi0, lo1, hi1, lo2, hi2;
+      double hi0;
+      std::array<double, 4> off;
       std::array<std::int32_t, 3> vertices;
       std::int32_t index;
       SlabKey slabs;

@@ -32,17 +32,27 @@ inline SlabKey slab_reach(const SlabKey& key) {
   return reach;
 }
 
-/// Whether two elements' slabs overlap on every direction (a.lo <= b.hi and
-/// b.lo <= a.hi): a's key against b's reach, lane by lane.
-inline bool slabs_overlap(const SlabKey& a, const SlabKey& reach) {
-  // Three compares of four lanes (GCC and Clang vector extensions, SSE2 or NEON).
-  typedef float Four __attribute__((vector_size(16)));
-  typedef int FourMask __attribute__((vector_size(16)));
+/// Four lanes of 32 bits (GCC and Clang vector extensions: SSE2 or NEON),
+/// and a comparison's mask of them: the hit loop's tests as a few vector
+/// compares and one test of the combined mask.
+typedef float Four __attribute__((vector_size(16)));
+typedef std::int32_t FourMask __attribute__((vector_size(16)));
+
+/// Whether every lane of a mask is set (its two halves, no lane extracts).
+inline bool all_set(FourMask m) {
+  std::uint64_t half[2];
+  std::memcpy(half, &m, sizeof half);
+  return (half[0] & half[1]) == ~std::uint64_t{0};
+}
+
+/// Where two elements' slabs overlap (a.lo <= b.hi and b.lo <= a.hi): a's key
+/// against b's reach in three compares of four lanes; every lane is set when
+/// they overlap on every direction.
+inline FourMask slabs_overlap(const SlabKey& a, const SlabKey& reach) {
   Four x[3], y[3];
   std::memcpy(x, a.data(), sizeof x);
   std::memcpy(y, reach.data(), sizeof y);
-  const FourMask all = (x[0] <= y[0]) & (x[1] <= y[1]) & (x[2] <= y[2]);
-  return (all[0] & all[1] & all[2] & all[3]) != 0;
+  return (x[0] <= y[0]) & (x[1] <= y[1]) & (x[2] <= y[2]);
 }
 
 }  // namespace simdccd::broad

@@ -1,5 +1,7 @@
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 #include <tuple>
 
@@ -229,8 +231,9 @@ void fill_entries(Sorted& s, const Set& set, const LargeVector<Sorted::Frame>& v
   for_each_block(entries, [&](std::size_t e) {
     const std::int32_t x = s.order[element_of(e)];
     const std::array<std::int32_t, 3> vertices = set.vertices_of(x);
-    s.entries[e] = {set.hi(0, x), set.lo(1, x), set.hi(1, x), set.lo(2, x), set.hi(2, x),
-                    vertices,     x,            broad::slab_key(set.slabs, x), home_of(e)};
+    s.entries[e] = {set.hi(0, x), {set.lo(1, x), -set.hi(1, x), set.lo(2, x), -set.hi(2, x)},
+                    vertices,     x,
+                    broad::slab_key(set.slabs, x), home_of(e)};
     s.entry_lo[e] = set.lo(0, x);
     s.scan_box[0][e] = broad::float_below(set.lo(0, x));
     for (int k = 1; k < 3; ++k) {
@@ -282,12 +285,16 @@ void list_cells(Sorted& s, const Set& set, const LargeVector<Sorted::Frame>& ver
                [&](std::size_t e) { return home[e]; });
 }
 
-// Branch-free (a quarter of rod-twist's overlapping edge pairs share one):
-// the -1 of a missing vertex must not match another's.
-bool shares_vertex(const std::array<std::int32_t, 3>& a, const std::array<std::int32_t, 3>& b) {
-  bool shared = false;
-  for (const std::int32_t x : a) shared |= (x >= 0) & ((x == b[0]) | (x == b[1]) | (x == b[2]));
-  return shared;
+// An element's vertices as shares_vertex compares them: a missing one (-1)
+// becomes -2, which no vertex of the other (-1 or more) equals.
+broad::FourMask vertex_key(const std::array<std::int32_t, 3>& v) {
+  const auto key = [](std::int32_t x) { return x < 0 ? -2 : x; };
+  return broad::FourMask{key(v[0]), key(v[1]), key(v[2]), key(v[2])};
+}
+
+// Branch-free (a quarter of rod-twist's overlapping edge pairs share one).
+bool shares_vertex(broad::FourMask key, const std::array<std::int32_t, 3>& b) {
+  return !broad::all_set(((key == b[0]) | (key == b[1]) | (key == b[2])) == 0);
 }
 
 // Collects pairs and hands them on in batches of `batch` (the last one
@@ -449,9 +456,11 @@ void SortAndSweep::sweep(std::size_t c, std::size_t batch, const CandidateSink& 
       for (int k = 0; k < 6; ++k) probe.frame[k] = p.entry_frame[k][i];
     }
     // The primary's values in locals: the emitter's stores could alias them.
+    // Its off-axis box as another's is compared against: hi1, -lo1, hi2, -lo2.
     const std::uint8_t home = primary.home;
-    const double lo1 = primary.lo1, hi1 = primary.hi1, lo2 = primary.lo2, hi2 = primary.hi2;
-    const std::array<std::int32_t, 3> vertices = primary.vertices;
+    typedef double Two __attribute__((vector_size(16)));
+    const Two reach1{-primary.off[1], -primary.off[0]}, reach2{-primary.off[3], -primary.off[2]};
+    const broad::FourMask vertices = vertex_key(primary.vertices);
     const std::int32_t element = primary.index;
     const Sorted::SlabKey reach = broad::slab_reach(primary.slabs);
     // The scan stops past the boxes with lo <= hi (in floats; rechecked here).
@@ -465,15 +474,23 @@ void SortAndSweep::sweep(std::size_t c, std::size_t batch, const CandidateSink& 
         const auto e = std::size_t(hits[h]);
         const Sorted::Entry& x = s.entries[e];
         if ((home | x.home) != 3) continue;  // taken in another cell
-        const bool overlap = (s_lo[e] <= hi) & (lo1 <= x.hi1) & (x.lo1 <= hi1) & (lo2 <= x.hi2) & (x.lo2 <= hi2);  // exact
+        // The exact boxes (two lanes a double compare) and the slabs in one
+        // mask, all decided before the pair is stored: the compiler keeps a
+        // load of the entry's ints after a store of the pair's (they could
+        // alias), and the loop was slower that way (docs/speed.md).
         const std::int32_t other = x.index;
+        Two off[2];
+        std::memcpy(off, x.off.data(), sizeof off);
+        const broad::FourMask meet = broad::slabs_overlap(x.slabs, reach) &
+                                     std::bit_cast<broad::FourMask>((off[0] <= reach1) & (off[1] <= reach2));
+        const bool keep = (s_lo[e] <= hi) & broad::all_set(meet) & !shares_vertex(vertices, x.vertices);
         CandidatePair& pair = emit.next();
         switch (chunk.part) {
           case Part::faces_over_vertices: pair = {other, element}; break;
           case Part::vertices_over_faces: pair = {element, other}; break;
           case Part::edges: pair = {std::min(element, other), std::max(element, other)};
         }
-        emit.keep(overlap & !shares_vertex(vertices, x.vertices) & broad::slabs_overlap(x.slabs, reach));
+        emit.keep(keep);
       }
       if (past) break;
     }
