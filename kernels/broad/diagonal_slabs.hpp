@@ -2,9 +2,16 @@
 // Internal.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <limits>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#elif defined(__aarch64__)
+#include <arm_neon.h>
+#endif
 
 #include "simdccd/broad_phase.hpp"
 
@@ -38,21 +45,46 @@ inline SlabKey slab_reach(const SlabKey& key) {
 typedef float Four __attribute__((vector_size(16)));
 typedef std::int32_t FourMask __attribute__((vector_size(16)));
 
-/// Whether every lane of a mask is set (its two halves, no lane extracts).
+/// Two doubles, and where a <= b as a mask of four 32-bit lanes (two a
+/// double). On SSE2 by the intrinsic: GCC 12 turned the generic compare's
+/// mask into integers and back.
+typedef double Two __attribute__((vector_size(16)));
+inline FourMask le_mask(Two a, Two b) {
+#if defined(__SSE2__)
+  return std::bit_cast<FourMask>(_mm_cmple_pd(a, b));
+#else
+  return std::bit_cast<FourMask>(a <= b);
+#endif
+}
+
+/// Whether every lane of a mask is set: one byte mask on SSE2, one minimum
+/// across lanes on AArch64, else its two halves (no lane extracts).
 inline bool all_set(FourMask m) {
+#if defined(__SSE2__)
+  return _mm_movemask_epi8(std::bit_cast<__m128i>(m)) == 0xFFFF;
+#elif defined(__aarch64__)
+  return vminvq_u32(std::bit_cast<uint32x4_t>(m)) == ~std::uint32_t{0};
+#else
   std::uint64_t half[2];
   std::memcpy(half, &m, sizeof half);
   return (half[0] & half[1]) == ~std::uint64_t{0};
+#endif
+}
+
+/// Four floats from p into a vector (one unaligned load: an array of vectors
+/// filled by one memcpy went through the stack).
+inline Four load_four(const float* p) {
+  Four v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
 }
 
 /// Where two elements' slabs overlap (a.lo <= b.hi and b.lo <= a.hi): a's key
 /// against b's reach in three compares of four lanes; every lane is set when
 /// they overlap on every direction.
 inline FourMask slabs_overlap(const SlabKey& a, const SlabKey& reach) {
-  Four x[3], y[3];
-  std::memcpy(x, a.data(), sizeof x);
-  std::memcpy(y, reach.data(), sizeof y);
-  return (x[0] <= y[0]) & (x[1] <= y[1]) & (x[2] <= y[2]);
+  return (load_four(a.data()) <= load_four(reach.data())) & (load_four(a.data() + 4) <= load_four(reach.data() + 4)) &
+         (load_four(a.data() + 8) <= load_four(reach.data() + 8));
 }
 
 }  // namespace simdccd::broad

@@ -292,9 +292,10 @@ broad::FourMask vertex_key(const std::array<std::int32_t, 3>& v) {
   return broad::FourMask{key(v[0]), key(v[1]), key(v[2]), key(v[2])};
 }
 
-// Branch-free (a quarter of rod-twist's overlapping edge pairs share one).
-bool shares_vertex(broad::FourMask key, const std::array<std::int32_t, 3>& b) {
-  return !broad::all_set(((key == b[0]) | (key == b[1]) | (key == b[2])) == 0);
+// Set in every lane when no vertex of b is one of key's: branch-free (a
+// quarter of rod-twist's overlapping edge pairs share one).
+broad::FourMask no_shared_vertex(broad::FourMask key, const std::array<std::int32_t, 3>& b) {
+  return ((key == b[0]) | (key == b[1]) | (key == b[2])) == 0;
 }
 
 // Collects pairs and hands them on in batches of `batch` (the last one
@@ -406,14 +407,15 @@ void SortAndSweep::finish(const Mesh& mesh, const MeshBoxes& boxes) {
 
 void SortAndSweep::sweep(std::size_t c, std::size_t batch, const CandidateSink& sink) const {
   const Chunk& chunk = chunks_[c];
-  const bool vf = chunk.part != Part::edges;
+  const Part part = chunk.part;  // a local: the emitter's stores could alias the chunk
+  const bool vf = part != Part::edges;
   Emitter emit(vf ? QueryType::vertex_face : QueryType::edge_edge, batch, sink);
   // Primary boxes of the chunk against the secondary set.
-  const Sorted& p = chunk.part == Part::vertices_over_faces ? vertices_
-                    : chunk.part == Part::edges             ? edges_
+  const Sorted& p = part == Part::vertices_over_faces ? vertices_
+                    : part == Part::edges             ? edges_
                                                             : faces_;
-  const Sorted& s = chunk.part == Part::faces_over_vertices ? vertices_
-                    : chunk.part == Part::edges             ? edges_
+  const Sorted& s = part == Part::faces_over_vertices ? vertices_
+                    : part == Part::edges             ? edges_
                                                             : faces_;
   const double* const s_lo = s.entry_lo.data();
   broad::OffAxes off{s.scan_box[0].data(), s.scan_box[1].data(), s.scan_box[2].data(), s.scan_box[3].data(),
@@ -442,10 +444,10 @@ void SortAndSweep::sweep(std::size_t c, std::size_t batch, const CandidateSink& 
     // order reaches the other's lo: each pair is found once, from that box.
     // The primaries of a cell come in lo order, so `lower` only moves on.
     std::size_t first = i + 1;  // edges: the later ones
-    if (chunk.part != Part::edges) {
+    if (part != Part::edges) {
       while (lower < end && s_lo[lower] < lo) ++lower;
       first = lower;  // faces over vertices: vertices with f.lo <= v.lo
-      if (chunk.part == Part::vertices_over_faces) {  // faces with v.lo < f.lo
+      if (part == Part::vertices_over_faces) {  // faces with v.lo < f.lo
         while (first < end && s_lo[first] <= lo) ++first;
       }
     }
@@ -458,7 +460,7 @@ void SortAndSweep::sweep(std::size_t c, std::size_t batch, const CandidateSink& 
     // The primary's values in locals: the emitter's stores could alias them.
     // Its off-axis box as another's is compared against: hi1, -lo1, hi2, -lo2.
     const std::uint8_t home = primary.home;
-    typedef double Two __attribute__((vector_size(16)));
+    using broad::Two;
     const Two reach1{-primary.off[1], -primary.off[0]}, reach2{-primary.off[3], -primary.off[2]};
     const broad::FourMask vertices = vertex_key(primary.vertices);
     const std::int32_t element = primary.index;
@@ -479,16 +481,21 @@ void SortAndSweep::sweep(std::size_t c, std::size_t batch, const CandidateSink& 
         // load of the entry's ints after a store of the pair's (they could
         // alias), and the loop was slower that way (docs/speed.md).
         const std::int32_t other = x.index;
-        Two off[2];
-        std::memcpy(off, x.off.data(), sizeof off);
+        Two off1, off2;  // one vector each: an array of them went through the stack
+        std::memcpy(&off1, x.off.data(), sizeof off1);
+        std::memcpy(&off2, x.off.data() + 2, sizeof off2);
         const broad::FourMask meet = broad::slabs_overlap(x.slabs, reach) &
-                                     std::bit_cast<broad::FourMask>((off[0] <= reach1) & (off[1] <= reach2));
-        const bool keep = (s_lo[e] <= hi) & broad::all_set(meet) & !shares_vertex(vertices, x.vertices);
+                                     broad::le_mask(off1, reach1) & broad::le_mask(off2, reach2) &
+                                     no_shared_vertex(vertices, x.vertices);
+        const bool keep = (s_lo[e] <= hi) & broad::all_set(meet);
         CandidatePair& pair = emit.next();
-        switch (chunk.part) {
+        switch (part) {
           case Part::faces_over_vertices: pair = {other, element}; break;
           case Part::vertices_over_faces: pair = {element, other}; break;
-          case Part::edges: pair = {std::min(element, other), std::max(element, other)};
+          case Part::edges: {  // two selects: GCC made std::min and std::max a branch
+            const bool later = element > other;
+            pair = {later ? other : element, later ? element : other};
+          }
         }
         emit.keep(keep);
       }
