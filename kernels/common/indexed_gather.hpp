@@ -47,13 +47,18 @@ inline void query_vertices(const IndexedQueries& queries, std::size_t n, std::si
 /// the kernel reports the query as invalid input.
 inline void gather_point(const IndexedQueries& queries, std::size_t vertices, std::int64_t index,
                          double (&coord)[24][kTileSize], int point, std::size_t i) {
-  const bool ok = index >= 0 && static_cast<std::size_t>(index) < vertices;
-  const Vec3 nan{NAN, NAN, NAN};
-  const Vec3& a = ok ? queries.x0[index] : nan;
-  const Vec3& b = ok ? queries.x1[index] : nan;
   const int k = 3 * point;
-  coord[k][i] = a.x, coord[k + 1][i] = a.y, coord[k + 2][i] = a.z;
-  coord[k + 12][i] = b.x, coord[k + 13][i] = b.y, coord[k + 14][i] = b.z;
+  if (index < 0 || static_cast<std::size_t>(index) >= vertices) [[unlikely]] {
+    for (int c = 0; c < 3; ++c) coord[k + c][i] = coord[k + 12 + c][i] = NAN;
+    return;
+  }
+  // Six doubles read before any store (a store to the tile could alias the
+  // mesh), as scalars: GCC 12 copied a whole Vec3 through the stack, and a
+  // select between the mesh and a NaN point kept that point on the stack.
+  const Vec3 &a = queries.x0[index], &b = queries.x1[index];
+  const double ax = a.x, ay = a.y, az = a.z, bx = b.x, by = b.y, bz = b.z;
+  coord[k][i] = ax, coord[k + 1][i] = ay, coord[k + 2][i] = az;
+  coord[k + 12][i] = bx, coord[k + 13][i] = by, coord[k + 14][i] = bz;
 }
 
 /// Coordinate k of tile entry i as the caller gave it (undoing scale_up_query:
