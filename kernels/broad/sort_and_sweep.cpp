@@ -285,7 +285,7 @@ void list_cells(Sorted& s, const Set& set, const LargeVector<Sorted::Frame>& ver
                [&](std::size_t e) { return home[e]; });
 }
 
-// An element's vertices as shares_vertex compares them: a missing one (-1)
+// An element's vertices as no_shared_vertex compares them: a missing one (-1)
 // becomes -2, which no vertex of the other (-1 or more) equals.
 broad::FourMask vertex_key(const std::array<std::int32_t, 3>& v) {
   const auto key = [](std::int32_t x) { return x < 0 ? -2 : x; };
@@ -476,10 +476,11 @@ void SortAndSweep::sweep(std::size_t c, std::size_t batch, const CandidateSink& 
         const auto e = std::size_t(hits[h]);
         const Sorted::Entry& x = s.entries[e];
         if ((home | x.home) != 3) continue;  // taken in another cell
-        // The exact boxes (two lanes a double compare) and the slabs in one
-        // mask, all decided before the pair is stored: the compiler keeps a
-        // load of the entry's ints after a store of the pair's (they could
-        // alias), and the loop was slower that way (docs/speed.md).
+        // The exact boxes (two lanes a double compare), the slabs and the
+        // shared vertices in one mask, all decided before the pair is stored:
+        // the compiler keeps a load of the entry's ints after a store of the
+        // pair's (they could alias), and the loop was slower that way
+        // (docs/speed.md).
         const std::int32_t other = x.index;
         Two off1, off2;  // one vector each: an array of them went through the stack
         std::memcpy(&off1, x.off.data(), sizeof off1);
