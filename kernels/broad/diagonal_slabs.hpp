@@ -71,10 +71,12 @@ inline bool all_set(FourMask m) {
 #endif
 }
 
-/// Four floats from p into a vector (one unaligned load: an array of vectors
-/// filled by one memcpy went through the stack).
-inline Four load_four(const float* p) {
-  Four v;
+/// A vector V (Four or Two) from the values at p: one unaligned load (an
+/// array of vectors filled by one memcpy went through the stack).
+template <class V, class T>
+V load_lanes(const T* p) {
+  static_assert(sizeof(V) % sizeof(T) == 0);
+  V v;
   std::memcpy(&v, p, sizeof v);
   return v;
 }
@@ -83,8 +85,8 @@ inline Four load_four(const float* p) {
 /// against b's reach in three compares of four lanes; every lane is set when
 /// they overlap on every direction.
 inline FourMask slabs_overlap(const SlabKey& a, const SlabKey& reach) {
-  return (load_four(a.data()) <= load_four(reach.data())) & (load_four(a.data() + 4) <= load_four(reach.data() + 4)) &
-         (load_four(a.data() + 8) <= load_four(reach.data() + 8));
+  const auto le = [&](int k) { return load_lanes<Four>(a.data() + k) <= load_lanes<Four>(reach.data() + k); };
+  return le(0) & le(4) & le(8);
 }
 
 }  // namespace simdccd::broad

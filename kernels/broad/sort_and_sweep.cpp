@@ -1,7 +1,5 @@
 #include <algorithm>
-#include <bit>
 #include <cmath>
-#include <cstring>
 #include <numeric>
 #include <tuple>
 
@@ -482,11 +480,9 @@ void SortAndSweep::sweep(std::size_t c, std::size_t batch, const CandidateSink& 
         // pair's (they could alias), and the loop was slower that way
         // (docs/speed.md).
         const std::int32_t other = x.index;
-        Two off1, off2;  // one vector each: an array of them went through the stack
-        std::memcpy(&off1, x.off.data(), sizeof off1);
-        std::memcpy(&off2, x.off.data() + 2, sizeof off2);
         const broad::FourMask meet = broad::slabs_overlap(x.slabs, reach) &
-                                     broad::le_mask(off1, reach1) & broad::le_mask(off2, reach2) &
+                                     broad::le_mask(broad::load_lanes<Two>(x.off.data()), reach1) &
+                                     broad::le_mask(broad::load_lanes<Two>(x.off.data() + 2), reach2) &
                                      no_shared_vertex(vertices, x.vertices);
         const bool keep = (s_lo[e] <= hi) & broad::all_set(meet);
         CandidatePair& pair = emit.next();

@@ -218,8 +218,8 @@ std::size_t compact_candidates(const double* verdict, std::size_t rows, const Mo
   std::size_t n = 0;
   for (std::size_t i = 0; i < rows; i += L::lanes()) {
     // A vector without one is skipped: most vectors of a simulation step
-    // (rod-twist: 98% of its candidates screened), whose 33 compressed stores
-    // were a tenth of the edge kernel's time there.
+    // (rod-twist: 98% of its candidates screened), whose compressed stores
+    // (33 rows in the linear kernel) were a tenth of its edge kernel's time.
     const typename L::M keep = has_verdict<L>(L::load(verdict + i), Verdict::candidate);
     if (L::any(keep)) n += move(i, keep, n);
   }
