@@ -193,8 +193,11 @@ TEST_CASE("broad.the scan's floats: the nearest float below and above, by defini
 TEST_CASE("broad.the sweep order is (lo, index), with ties, signed zeros and infinities") {
   // Values drawn from a small set so that most keys tie; -0 and +0 are equal
   // lows (ties by index), subnormals and the extremes order like doubles.
-  const double values[] = {-INFINITY, -DBL_MAX, -1.5, -1, -0x1p-1074, -0.0, 0.0, 0x1p-1074,
-                           0x1p-1022, 0.25, 1, 1.5, 0x1p60, DBL_MAX, INFINITY};
+  // Some differ only in the low half of their bits (1 and the doubles just
+  // above and below it, -1 and -1 - 2^-52, 0 and 2^-1074), which the radix
+  // passes leave to the final sort of each run.
+  const double values[] = {-INFINITY, -DBL_MAX, -1 - 0x1p-52, -1.5, -1, -0x1p-1074, -0.0, 0.0, 0x1p-1074,
+                           0x1p-1022, 0.25, 1 - 0x1p-53, 1, 1 + 0x1p-52, 1 + 0x1p-30, 1.5, 0x1p60, DBL_MAX, INFINITY};
   std::mt19937_64 rng(7);
   for (const std::size_t n : {0, 1, 2, 3, 17, 1000, 70000}) {
     std::vector<double> lo(n);

@@ -10,8 +10,10 @@
 namespace simdccd::broad {
 
 /// `order` becomes 0..n-1 sorted by (lo[i], i), -0 equal to +0: a stable
-/// radix sort of keys that order like the doubles, so the order is the
-/// comparison sort's, in O(n) and without an indirect load per comparison.
+/// radix sort of the high halves of keys that order like the doubles, then
+/// a comparison sort of each run of equal high halves, so the order is the
+/// comparison sort's, in O(n) when runs are short (on meshes, mostly equal
+/// lows) and without an indirect load per comparison elsewhere.
 /// Precondition: no lo[i] is NaN (swept boxes are finite or infinite).
 void lo_order(LargeVector<std::int32_t>& order, std::size_t n, const double* lo);
 
