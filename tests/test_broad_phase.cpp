@@ -533,6 +533,34 @@ TEST_CASE("broad.body frames: a translating body's own pairs are those whose box
   CHECK(2 * (got.vf.size() + got.ee.size()) < all.vf.size() + all.ee.size());
 }
 
+TEST_CASE("broad.body frames: kept for a translating body, none for one that turns in place") {
+  // The triangle (0,0,0), (3,0,0), (0,3,0), its centroid (1,1,0). A half turn
+  // about the centroid (p -> 2 c - p) leaves its mean displacement D at 0, so
+  // its motion in the frame equals its motion in the world: frames cannot pay.
+  // Moved by (5, 0, 0) instead, it does not move in its frame at all.
+  const std::vector<Vec3> x0 = {{0, 0, 0}, {3, 0, 0}, {0, 3, 0}};
+  const auto moved = [&](auto f) {
+    Mesh m;
+    m.x0 = x0;
+    for (const Vec3& p : x0) m.x1.push_back(f(p));
+    m.faces = {{0, 1, 2}};
+    m.edges = extract_edges(m.faces);
+    return m;
+  };
+  BodyFrames f;
+  compute_body_frames(moved([](const Vec3& p) { return Vec3{2 - p.x, 2 - p.y, p.z}; }), 0, f);
+  CHECK(f.body.empty());
+  compute_body_frames(moved([](const Vec3& p) { return Vec3{p.x + 5, p.y, p.z}; }), 0, f);
+  REQUIRE(f.body.size() == 3);
+  REQUIRE(f.vertices.size() == 3);
+  for (std::size_t v = 0; v < 3; ++v) {
+    CHECK(f.body[v] == 0);
+    CHECK(f.vertices.lo[0][v] <= x0[v].x);
+    CHECK(f.vertices.hi[0][v] >= x0[v].x);
+    CHECK(f.vertices.hi[0][v] - f.vertices.lo[0][v] < 1e-12);
+  }
+}
+
 TEST_CASE("broad.body frames: a non-finite vertex spans all space, and so does its body") {
   // Built directly (make_mesh refuses non-finite input, a Mesh need not come
   // from it): two triangles, one body each; vertex 4 of the second is NaN.

@@ -44,7 +44,6 @@ void compute_body_frames(const Mesh& mesh, double margin, BodyFrames& out) {
     s.x += mesh.x1[v].x - mesh.x0[v].x, s.y += mesh.x1[v].y - mesh.x0[v].y, s.z += mesh.x1[v].z - mesh.x0[v].z;
     count[body[v]] += 1;
   }
-  out.vertices.resize(n);
   // Sums of |x(1) - x(0)| and |x(1) - D - x(0)|, in fixed blocks (broad::block_sum).
   struct Motion {
     double travel = 0, spread = 0;
@@ -53,24 +52,40 @@ void compute_body_frames(const Mesh& mesh, double margin, BodyFrames& out) {
       return *this;
     }
   };
-  const Motion motion = broad::block_sum<Motion>(n, [&](std::size_t v) {
+  // Vertex v at t = 0, at t = 1 and at t = 1 less its body's mean displacement D.
+  struct Ends {
+    double a[3], b[3], moved[3];
+  };
+  const auto ends = [&](std::size_t v) {
     const Vec3& s = sum[body[v]];
     const double c = count[body[v]];
-    const double a[3] = {mesh.x0[v].x, mesh.x0[v].y, mesh.x0[v].z};
-    const double b[3] = {mesh.x1[v].x, mesh.x1[v].y, mesh.x1[v].z};
+    Ends e{{mesh.x0[v].x, mesh.x0[v].y, mesh.x0[v].z}, {mesh.x1[v].x, mesh.x1[v].y, mesh.x1[v].z}, {}};
     const double d[3] = {s.x / c, s.y / c, s.z / c};
+    for (int k = 0; k < 3; ++k) e.moved[k] = e.b[k] - d[k];
+    return e;
+  };
+  const Motion motion = broad::block_sum<Motion>(n, [&](std::size_t v) {
+    const Ends e = ends(v);
+    Motion m;
+    for (int k = 0; k < 3; ++k) m.travel += std::abs(e.b[k] - e.a[k]), m.spread += std::abs(e.moved[k] - e.a[k]);
+    return m;
+  });
+  // Bodies that turn or deform about as much as they travel: the frame test
+  // would cost the sweep more than it saves (NaN sums: kept, it is sound).
+  // Decided first: their frame boxes are then not computed.
+  if (motion.spread >= kFramesPay * motion.travel) return out.body.clear();
+  out.vertices.resize(n);
+  broad::for_each_block(n, [&](std::size_t v) {
+    const Ends e = ends(v);
     double lo[3], hi[3];
     bool finite = true;
-    Motion m;
     for (int k = 0; k < 3; ++k) {
       // x(1) - D rounds once and the margin once more: a step outwards past
-      // each rounding keeps the exact box inside.
-      const double moved = b[k] - d[k];
-      m.travel += std::abs(b[k] - a[k]), m.spread += std::abs(moved - a[k]);
-      lo[k] = next_down(std::min(a[k], next_down(moved)) - margin);
-      hi[k] = next_up(std::max(a[k], next_up(moved)) + margin);
-      finite = finite && std::isfinite(a[k]) && std::isfinite(b[k]) && std::isfinite(d[k]) && std::isfinite(lo[k]) &&
-               std::isfinite(hi[k]);
+      // each rounding keeps the exact box inside. (D is finite where x(1) - D is.)
+      lo[k] = next_down(std::min(e.a[k], next_down(e.moved[k])) - margin);
+      hi[k] = next_up(std::max(e.a[k], next_up(e.moved[k])) + margin);
+      finite = finite && std::isfinite(e.a[k]) && std::isfinite(e.b[k]) && std::isfinite(e.moved[k]) &&
+               std::isfinite(lo[k]) && std::isfinite(hi[k]);
     }
     // As in the world boxes: a non-finite vertex (or body) overlaps everything,
     // so its pairs reach the narrow phase and are reported invalid.
@@ -78,11 +93,7 @@ void compute_body_frames(const Mesh& mesh, double margin, BodyFrames& out) {
       out.vertices.lo[k][v] = finite ? lo[k] : -INFINITY;
       out.vertices.hi[k][v] = finite ? hi[k] : INFINITY;
     }
-    return m;
   });
-  // Bodies that turn or deform about as much as they travel: the frame test
-  // would cost the sweep more than it saves (NaN sums: kept, it is sound).
-  if (motion.spread >= kFramesPay * motion.travel) out.body.clear();
 }
 
 }  // namespace simdccd
