@@ -190,6 +190,17 @@ TEST_CASE("broad.the scan's floats: the nearest float below and above, by defini
   }
 }
 
+// lo_order against a comparison sort by (lo, index).
+void check_sweep_order(const std::vector<double>& lo) {
+  LargeVector<std::int32_t> order;
+  broad::lo_order(order, lo.size(), lo.data());
+  std::vector<std::int32_t> expected(lo.size());
+  for (std::size_t i = 0; i < lo.size(); ++i) expected[i] = std::int32_t(i);
+  std::sort(expected.begin(), expected.end(),
+            [&](std::int32_t a, std::int32_t b) { return lo[a] < lo[b] || (lo[a] == lo[b] && a < b); });
+  CHECK(std::equal(order.begin(), order.end(), expected.begin(), expected.end()));
+}
+
 TEST_CASE("broad.the sweep order is (lo, index), with ties, signed zeros and infinities") {
   // Values drawn from a small set so that most keys tie; -0 and +0 are equal
   // lows (ties by index), subnormals and the extremes order like doubles.
@@ -202,13 +213,29 @@ TEST_CASE("broad.the sweep order is (lo, index), with ties, signed zeros and inf
   for (const std::size_t n : {0, 1, 2, 3, 17, 1000, 70000}) {
     std::vector<double> lo(n);
     for (double& x : lo) x = values[rng() % std::size(values)];
-    LargeVector<std::int32_t> order;
-    broad::lo_order(order, n, lo.data());
-    std::vector<std::int32_t> expected(n);
-    for (std::size_t i = 0; i < n; ++i) expected[i] = std::int32_t(i);
-    std::sort(expected.begin(), expected.end(),
-              [&](std::int32_t a, std::int32_t b) { return lo[a] < lo[b] || (lo[a] == lo[b] && a < b); });
-    CHECK(std::equal(order.begin(), order.end(), expected.begin(), expected.end()));
+    check_sweep_order(lo);
+  }
+}
+
+TEST_CASE("broad.the sweep order far from the origin, where many lows share their high bits") {
+  // Lows within 2^-30 above 1, or above 2^20 or below -2^20, agree with the
+  // group's other lows in the high 32 bits of their keys (sign, exponent, 20
+  // bits of mantissa): each group is one run ordered by the low halves, by
+  // comparisons while runs are short (small n), by radix passes once they are
+  // longer than 256 (large n); ties throughout.
+  std::mt19937_64 rng(11);
+  for (const std::size_t n : {40, 300, 5000, 70000}) {
+    std::vector<double> lo(n);
+    for (double& x : lo) {
+      const double offset = double(rng() % 3000) * 0x1p-40;
+      switch (rng() % 4) {
+        case 0: x = 0x1p20 + offset; break;
+        case 1: x = -0x1p20 - offset; break;
+        case 2: x = 1 + offset; break;
+        default: x = 0x1p20;
+      }
+    }
+    check_sweep_order(lo);
   }
 }
 

@@ -9,10 +9,6 @@
 namespace simdccd::broad {
 namespace {
 
-// Bytes per pass: four passes of 256 buckets over the keys' high halves
-// (the histograms stay in L1).
-constexpr int kDigits = 4;
-
 // Unsigned keys in the order of the doubles: negatives have their bits
 // flipped, the others their sign bit set; -0 is added to +0 first.
 std::uint64_t key_of(double x) {
@@ -20,42 +16,66 @@ std::uint64_t key_of(double x) {
   return bits >> 63 ? ~bits : bits | (std::uint64_t{1} << 63);
 }
 
+// Sorts the n pairs (digits[i], order[i]) by digits, stably: four passes of a
+// byte (256 buckets: the histograms stay in L1), skipping a byte that every
+// key shares. digits_tmp and order_tmp are scratch of n entries.
+void radix_sort(std::uint32_t* digits, std::int32_t* order, std::uint32_t* digits_tmp, std::int32_t* order_tmp,
+                std::size_t n) {
+  constexpr int kPasses = 4;
+  std::array<std::array<std::uint32_t, 256>, kPasses> count{};
+  for (std::size_t i = 0; i < n; ++i) {
+    for (int d = 0; d < kPasses; ++d) ++count[d][(digits[i] >> (8 * d)) & 255];
+  }
+  std::uint32_t *from = digits, *to = digits_tmp;
+  std::int32_t *from_order = order, *to_order = order_tmp;
+  for (int d = 0; d < kPasses; ++d) {
+    auto& c = count[d];
+    if (n == 0 || c[(from[0] >> (8 * d)) & 255] == n) continue;  // one bucket: nothing moves
+    std::uint32_t sum = 0;
+    for (std::uint32_t& b : c) sum += std::exchange(b, sum);  // bucket starts
+    for (std::size_t i = 0; i < n; ++i) {  // stable: equal keys keep their order
+      const std::uint32_t at = c[(from[i] >> (8 * d)) & 255]++;
+      to[at] = from[i];
+      to_order[at] = from_order[i];
+    }
+    std::swap(from, to);
+    std::swap(from_order, to_order);
+  }
+  if (from != digits) std::copy_n(from, n, digits), std::copy_n(from_order, n, order);
+}
+
+// Runs of equal high halves longer than this are sorted by radix passes over
+// their low halves, shorter ones by comparisons.
+constexpr std::size_t kLongRun = 256;
+
 }  // namespace
 
 void lo_order(LargeVector<std::int32_t>& order, std::size_t n, const double* lo) {
   // A stable radix sort by the keys' high halves (sign, exponent and 20 bits
   // of the mantissa: half the passes of the whole key), then each run of
-  // equal high halves by the whole key.
+  // equal high halves, in index order, by the low halves. On meshes the runs
+  // are short (mostly equal lows); far from the origin they may be long, and
+  // cost at most as many passes again.
   LargeVector<std::uint64_t> key(n);
-  LargeVector<std::uint32_t> high(n), high_out(n);
-  LargeVector<std::int32_t> index_out(n);
+  LargeVector<std::uint32_t> digits(n), digits_tmp(n);
+  LargeVector<std::int32_t> order_tmp(n);
   order.resize(n);
-  std::array<std::array<std::uint32_t, 256>, kDigits> count{};
   for (std::size_t i = 0; i < n; ++i) {
     key[i] = key_of(lo[i]);
-    high[i] = static_cast<std::uint32_t>(key[i] >> 32);
+    digits[i] = static_cast<std::uint32_t>(key[i] >> 32);
     order[i] = static_cast<std::int32_t>(i);
-    for (int d = 0; d < kDigits; ++d) ++count[d][(high[i] >> (8 * d)) & 255];
   }
-  for (int d = 0; d < kDigits; ++d) {
-    auto& c = count[d];
-    if (n == 0 || c[(high[0] >> (8 * d)) & 255] == n) continue;  // one bucket: nothing moves
-    std::uint32_t sum = 0;
-    for (std::uint32_t& b : c) sum += std::exchange(b, sum);  // bucket starts
-    for (std::size_t i = 0; i < n; ++i) {  // stable: equal keys keep their order
-      const std::uint32_t at = c[(high[i] >> (8 * d)) & 255]++;
-      high_out[at] = high[i];
-      index_out[at] = order[i];
-    }
-    std::swap(high, high_out);
-    std::swap(order, index_out);
-  }
-  // Runs are short on meshes (mostly equal lows, already in index order).
+  radix_sort(digits.data(), order.data(), digits_tmp.data(), order_tmp.data(), n);
   const auto less = [&](std::int32_t a, std::int32_t b) { return key[a] < key[b] || (key[a] == key[b] && a < b); };
   for (std::size_t i = 0; i < n;) {
     std::size_t j = i + 1;
-    while (j < n && high[j] == high[i]) ++j;
-    if (j - i > 1) std::sort(order.begin() + std::ptrdiff_t(i), order.begin() + std::ptrdiff_t(j), less);
+    while (j < n && digits[j] == digits[i]) ++j;
+    if (j - i > kLongRun) {
+      for (std::size_t k = i; k < j; ++k) digits[k] = static_cast<std::uint32_t>(key[std::size_t(order[k])]);
+      radix_sort(digits.data() + i, order.data() + i, digits_tmp.data(), order_tmp.data(), j - i);
+    } else if (j - i > 1) {
+      std::sort(order.begin() + std::ptrdiff_t(i), order.begin() + std::ptrdiff_t(j), less);
+    }
     i = j;
   }
 }
