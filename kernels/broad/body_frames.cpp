@@ -35,14 +35,18 @@ void compute_body_frames(const Mesh& mesh, double margin, BodyFrames& out) {
     }
   }
   for (std::size_t v = 0; v < n; ++v) body[v] = root(body, static_cast<std::int32_t>(v));
-  // Each body's mean displacement, summed in vertex order. Any D is sound:
-  // the mean makes a translating body's boxes its elements' own size.
-  std::vector<Vec3> sum(n);
+  // Each body's mean displacement D (at its root), summed in vertex order,
+  // then divided once for both passes below. Any D is sound: the mean makes a
+  // translating body's boxes its elements' own size.
+  std::vector<Vec3> mean(n);
   std::vector<double> count(n, 0.0);
   for (std::size_t v = 0; v < n; ++v) {
-    Vec3& s = sum[body[v]];
+    Vec3& s = mean[body[v]];
     s.x += mesh.x1[v].x - mesh.x0[v].x, s.y += mesh.x1[v].y - mesh.x0[v].y, s.z += mesh.x1[v].z - mesh.x0[v].z;
     count[body[v]] += 1;
+  }
+  for (std::size_t b = 0; b < n; ++b) {
+    if (count[b] > 0) mean[b] = {mean[b].x / count[b], mean[b].y / count[b], mean[b].z / count[b]};
   }
   // Sums of |x(1) - x(0)| and |x(1) - D - x(0)|, in fixed blocks (broad::block_sum).
   struct Motion {
@@ -57,12 +61,10 @@ void compute_body_frames(const Mesh& mesh, double margin, BodyFrames& out) {
     double a[3], b[3], moved[3];
   };
   const auto ends = [&](std::size_t v) {
-    const Vec3& s = sum[body[v]];
-    const double c = count[body[v]];
-    Ends e{{mesh.x0[v].x, mesh.x0[v].y, mesh.x0[v].z}, {mesh.x1[v].x, mesh.x1[v].y, mesh.x1[v].z}, {}};
-    const double d[3] = {s.x / c, s.y / c, s.z / c};
-    for (int k = 0; k < 3; ++k) e.moved[k] = e.b[k] - d[k];
-    return e;
+    const Vec3& d = mean[body[v]];
+    return Ends{{mesh.x0[v].x, mesh.x0[v].y, mesh.x0[v].z},
+                {mesh.x1[v].x, mesh.x1[v].y, mesh.x1[v].z},
+                {mesh.x1[v].x - d.x, mesh.x1[v].y - d.y, mesh.x1[v].z - d.z}};
   };
   const Motion motion = broad::block_sum<Motion>(n, [&](std::size_t v) {
     const Ends e = ends(v);

@@ -56,25 +56,22 @@ void lo_order(LargeVector<std::int32_t>& order, std::size_t n, const double* lo)
   // equal high halves, in index order, by the low halves. On meshes the runs
   // are short (mostly equal lows); far from the origin they may be long, and
   // cost at most as many passes again.
-  LargeVector<std::uint64_t> key(n);
   LargeVector<std::uint32_t> digits(n), digits_tmp(n);
   LargeVector<std::int32_t> order_tmp(n);
   order.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
-    key[i] = key_of(lo[i]);
-    digits[i] = static_cast<std::uint32_t>(key[i] >> 32);
+    digits[i] = static_cast<std::uint32_t>(key_of(lo[i]) >> 32);
     order[i] = static_cast<std::int32_t>(i);
   }
   radix_sort(digits.data(), order.data(), digits_tmp.data(), order_tmp.data(), n);
-  const auto less = [&](std::int32_t a, std::int32_t b) { return key[a] < key[b] || (key[a] == key[b] && a < b); };
   for (std::size_t i = 0; i < n;) {
     std::size_t j = i + 1;
     while (j < n && digits[j] == digits[i]) ++j;
     if (j - i > kLongRun) {
-      for (std::size_t k = i; k < j; ++k) digits[k] = static_cast<std::uint32_t>(key[std::size_t(order[k])]);
+      for (std::size_t k = i; k < j; ++k) digits[k] = static_cast<std::uint32_t>(key_of(lo[std::size_t(order[k])]));
       radix_sort(digits.data() + i, order.data() + i, digits_tmp.data(), order_tmp.data(), j - i);
     } else if (j - i > 1) {
-      std::sort(order.begin() + std::ptrdiff_t(i), order.begin() + std::ptrdiff_t(j), less);
+      std::sort(order.begin() + std::ptrdiff_t(i), order.begin() + std::ptrdiff_t(j), ByLo{lo});
     }
     i = j;
   }

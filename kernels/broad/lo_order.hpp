@@ -9,7 +9,14 @@
 
 namespace simdccd::broad {
 
-/// `order` becomes 0..n-1 sorted by (lo[i], i), -0 equal to +0: a stable
+/// The strict total order of the sweep: lo on the axis, then the index (-0
+/// equals +0; no NaN).
+struct ByLo {
+  const double* lo;
+  bool operator()(std::int32_t a, std::int32_t b) const { return lo[a] < lo[b] || (lo[a] == lo[b] && a < b); }
+};
+
+/// `order` becomes 0..n-1 sorted by ByLo{lo}: a stable
 /// radix sort of the high halves of keys that order like the doubles, then
 /// each run of equal high halves by the low halves (short runs by
 /// comparisons, long ones by radix passes), so the order is the comparison

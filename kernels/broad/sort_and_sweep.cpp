@@ -25,17 +25,9 @@ constexpr std::size_t kChunkSize = 512;
 
 using Sorted = SortAndSweep::Sorted;
 
-// The strict total order of the sweep: lo on the axis, then the index.
-struct ByLo {
-  const double* lo;
-  bool operator()(std::int32_t a, std::int32_t b) const {
-    return lo[a] < lo[b] || (lo[a] == lo[b] && a < b);
-  }
-};
-
 // Few moves when the previous frame's order is nearly right.
 void insertion_sort(LargeVector<std::int32_t>& order, const double* lo) {
-  const ByLo less{lo};
+  const broad::ByLo less{lo};
   for (std::size_t i = 1; i < order.size(); ++i) {
     const std::int32_t x = order[i];
     std::size_t j = i;
@@ -229,9 +221,9 @@ broad::OffAxisGrid choose_grid(const std::tuple<V, E, F>& sets, const std::array
 
 // The entries of one set's cell lists: for each of `entries` entries, the
 // element at sweep position element_of(e) with home bits home_of(e). Each
-// element's rows are asked for `ahead` entries early (0: not): in sweep
+// element's rows are asked for kAhead entries early (0: not): in sweep
 // order they lie all over the set, and the loads missed the cache.
-template <std::size_t ahead, class Set, class ElementOf, class HomeOf>
+template <std::size_t kAhead, class Set, class ElementOf, class HomeOf>
 void fill_entries(Sorted& s, const Set& set, const LargeVector<Sorted::Frame>& vertex, std::size_t entries,
                   const ElementOf& element_of, const HomeOf& home_of) {
   s.entries.resize(entries);
@@ -246,7 +238,7 @@ void fill_entries(Sorted& s, const Set& set, const LargeVector<Sorted::Frame>& v
   padded(s.entry_body, frames ? entries : 0, -1);
   for (auto& f : s.entry_frame) padded(f, frames ? entries : 0, 0.0f);
   for_each_block(entries, [&](std::size_t e) {
-    if (ahead > 0 && e + ahead < entries) set.prefetch(s.order[element_of(e + ahead)]);
+    if (kAhead > 0 && e + kAhead < entries) set.prefetch(s.order[element_of(e + kAhead)]);
     const std::int32_t x = s.order[element_of(e)];
     const std::array<std::int32_t, 3> vertices = set.vertices_of(x);
     s.entries[e] = {set.hi(0, x), {set.lo(1, x), -set.hi(1, x), set.lo(2, x), -set.hi(2, x)},
