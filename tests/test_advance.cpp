@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <random>
 #include <stdexcept>
 #include <vector>
 
@@ -142,6 +143,78 @@ TEST_CASE("advance: the distance of two posed boxes, with the closest triangles"
   };
   const ReferenceDistance pair = reference_distance(one(a, d.triangle_a), Pose{}, one(b, d.triangle_b), pb);
   CHECK(std::abs(pair.distance - (1.5 - std::sqrt(0.5))) <= 1e-12);
+}
+
+TEST_CASE("advance: crossing triangles are at distance 0, still or not") {
+  // a: the triangle (-1, -1, 0), (1, -1, 0), (0, 1, 0) in the plane z = 0,
+  // which holds the origin (at y = 0 it spans x in [-1/2, 1/2]); b: the
+  // triangle (0, 0, -1), (0, 0, 1), (0, -5, 0) in the plane x = 0, whose
+  // edge on the z axis pierces a at the origin, while a's edge y = -1
+  // pierces b at (0, -1, 0) (b spans z in [-4/5, 4/5] at y = -1). So they
+  // meet along the segment x = z = 0, y in [-1, 0] (at distance 0, which no
+  // edge pair or vertex projection shows: the nearest, a's edge 2x + y = 1
+  // and b's z axis, are 1/sqrt(5) apart), and with nothing moving the
+  // contact is at t = 0 with its closest points within the threshold.
+  const RigidModel a = build_model(TriangleSoup{{{-1, -1, 0}, {1, -1, 0}, {0, 1, 0}}, {{0, 1, 2}}});
+  const RigidModel b = build_model(TriangleSoup{{{0, 0, -1}, {0, 0, 1}, {0, -5, 0}}, {{0, 1, 2}}});
+  const DistanceResult d = distance(a, Pose{}, b, Pose{});
+  CHECK(d.distance <= distance_error(a.reach, b.reach, 0));
+  CHECK(distance_between(d.point_a, d.point_b) <= 1e-12);
+  CHECK(std::abs(d.point_a.x) + std::abs(d.point_a.z) <= 1e-12);
+  CHECK((d.point_a.y >= -1 - 1e-12 && d.point_a.y <= 1e-12));
+  for (const AdvanceMethod m : kMethods) {
+    AdvanceOptions o;
+    o.method = m;
+    const AdvanceResult r = advance(a, RigidPath{}, b, RigidPath{}, o);
+    CAPTURE(to_string(m));
+    CHECK(r.status == AdvanceStatus::contact);
+    CHECK(r.toc == 0);
+    CHECK(r.closest.distance <= r.threshold);
+  }
+}
+
+TEST_CASE("advance: still pairs at 2^-270 to 2^-390 of their size answer as at unit size") {
+  // Random triangle pairs (b turned at random, 1 to 3 apart) and their copies
+  // scaled by exact powers of two: the distance is within the error of the
+  // reference at every scale, and with nothing moving every method answers
+  // "separate", as at unit size. (The closest-point formulas multiply up to
+  // four lengths, which underflow from about 2^-256 of unit size on.)
+  std::mt19937_64 rng(41);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::uint64_t wrong = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    Vec3 pa[3], pb[3];
+    for (Vec3& p : pa) p = {u(rng), u(rng), u(rng)};
+    for (Vec3& p : pb) p = {u(rng), u(rng), u(rng)};
+    const Vec3 axis{u(rng), u(rng), u(rng)};
+    const double n = std::hypot(axis.x, axis.y, axis.z);
+    const Pose turn = pose_from_axis_angle({axis.x / n, axis.y / n, axis.z / n}, 3 * u(rng), {4 + u(rng), 0, 0});
+    for (const int k : {0, 270, 300, 390}) {
+      const double s = std::ldexp(1.0, -k);
+      const auto scaled = [&](const Vec3(&v)[3]) {
+        return TriangleSoup{{{s * v[0].x, s * v[0].y, s * v[0].z}, {s * v[1].x, s * v[1].y, s * v[1].z},
+                             {s * v[2].x, s * v[2].y, s * v[2].z}},
+                            {{0, 1, 2}}};
+      };
+      const TriangleSoup sa = scaled(pa), sb = scaled(pb);
+      Pose pose_b = turn;
+      pose_b.x = {s * turn.x.x, s * turn.x.y, s * turn.x.z};
+      const RigidModel a = build_model(sa), b = build_model(sb);
+      const ReferenceDistance want = reference_distance(sa, Pose{}, sb, pose_b);
+      const double error = distance_error(a.reach, b.reach, s * 5);
+      const DistanceResult d = distance(a, Pose{}, b, pose_b);
+      if (!(std::abs(d.distance - want.distance) <= error + want.error)) ++wrong;
+      RigidPath path_b;
+      path_b.start = pose_b;
+      for (const AdvanceMethod m : kMethods) {
+        AdvanceOptions o;
+        o.method = m;
+        const AdvanceResult r = advance(a, RigidPath{}, b, path_b, o);
+        if (want.distance - want.error > r.threshold && r.status != AdvanceStatus::separate) ++wrong;
+      }
+    }
+  }
+  CHECK(wrong == 0);
 }
 
 TEST_CASE("advance: an articulated arm bends into a box at the hand-derived angle") {

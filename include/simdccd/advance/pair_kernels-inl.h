@@ -119,7 +119,9 @@ void keep_closer(typename L::M valid, typename L::V px, typename L::V py, typena
 }
 
 /// Lanes [i, i + L::lanes()) of a triangle batch: the closest pair over the
-/// 9 edge pairs and the 6 vertex-face projections, then its slab.
+/// 9 edge pairs, the 6 vertex-face projections and the 6 edges through the
+/// other face, then its slab. The pair is searched relative to a's first
+/// vertex at unit size (unit_scale), and the slab taken on the input points.
 template <class L>
 void triangle_lanes(TriangleBatch& tb, const Frame& f, std::size_t i) {
   using V = typename L::V;
@@ -130,37 +132,74 @@ void triangle_lanes(TriangleBatch& tb, const Frame& f, std::size_t i) {
   to_frame_a<L>(f, L::load(tb.b[0][0] + i), L::load(tb.b[0][1] + i), L::load(tb.b[0][2] + i), b0x, b0y, b0z);
   to_frame_a<L>(f, L::load(tb.b[1][0] + i), L::load(tb.b[1][1] + i), L::load(tb.b[1][2] + i), b1x, b1y, b1z);
   to_frame_a<L>(f, L::load(tb.b[2][0] + i), L::load(tb.b[2][1] + i), L::load(tb.b[2][2] + i), b2x, b2y, b2z);
+  // Local points u = (x - a0) s.
+  V extent = L::set(0);
+  const auto local = [&](V x, V y, V z, V& ux, V& uy, V& uz) {
+    ux = L::sub(x, a0x), uy = L::sub(y, a0y), uz = L::sub(z, a0z);
+    extent = L::max(extent, L::max(L::max(L::abs(ux), L::abs(uy)), L::abs(uz)));
+  };
+  V p1x, p1y, p1z, p2x, p2y, p2z, q0x, q0y, q0z, q1x, q1y, q1z, q2x, q2y, q2z;
+  local(a1x, a1y, a1z, p1x, p1y, p1z), local(a2x, a2y, a2z, p2x, p2y, p2z);
+  local(b0x, b0y, b0z, q0x, q0y, q0z), local(b1x, b1y, b1z, q1x, q1y, q1z), local(b2x, b2y, b2z, q2x, q2y, q2z);
+  V s, inverse;
+  unit_scale<L>(extent, s, inverse);
+  const auto scale = [&](V& x, V& y, V& z) { x = L::mul(x, s), y = L::mul(y, s), z = L::mul(z, s); };
+  scale(p1x, p1y, p1z), scale(p2x, p2y, p2z), scale(q0x, q0y, q0z), scale(q1x, q1y, q1z), scale(q2x, q2y, q2z);
+  const V zero = L::set(0);
+  const V p0x = zero, p0y = zero, p0z = zero;
   V best = L::set(std::numeric_limits<double>::infinity());
-  V bpx = a0x, bpy = a0y, bpz = a0z, bqx = b0x, bqy = b0y, bqz = b0z;
-  const auto all = L::lt(L::set(0), L::set(1));
+  V bpx = p0x, bpy = p0y, bpz = p0z, bqx = q0x, bqy = q0y, bqz = q0z;
+  const auto all = L::lt(zero, L::set(1));
   V px, py, pz, qx, qy, qz;
   // Edge k of a triangle runs from vertex k to vertex k + 1 (mod 3).
   const auto edges_against = [&](V sx, V sy, V sz, V ex, V ey, V ez) {
-    segment_closest<L>(sx, sy, sz, ex, ey, ez, b0x, b0y, b0z, b1x, b1y, b1z, px, py, pz, qx, qy, qz);
+    segment_closest<L>(sx, sy, sz, ex, ey, ez, q0x, q0y, q0z, q1x, q1y, q1z, px, py, pz, qx, qy, qz);
     keep_closer<L>(all, px, py, pz, qx, qy, qz, best, bpx, bpy, bpz, bqx, bqy, bqz);
-    segment_closest<L>(sx, sy, sz, ex, ey, ez, b1x, b1y, b1z, b2x, b2y, b2z, px, py, pz, qx, qy, qz);
+    segment_closest<L>(sx, sy, sz, ex, ey, ez, q1x, q1y, q1z, q2x, q2y, q2z, px, py, pz, qx, qy, qz);
     keep_closer<L>(all, px, py, pz, qx, qy, qz, best, bpx, bpy, bpz, bqx, bqy, bqz);
-    segment_closest<L>(sx, sy, sz, ex, ey, ez, b2x, b2y, b2z, b0x, b0y, b0z, px, py, pz, qx, qy, qz);
+    segment_closest<L>(sx, sy, sz, ex, ey, ez, q2x, q2y, q2z, q0x, q0y, q0z, px, py, pz, qx, qy, qz);
     keep_closer<L>(all, px, py, pz, qx, qy, qz, best, bpx, bpy, bpz, bqx, bqy, bqz);
   };
-  edges_against(a0x, a0y, a0z, a1x, a1y, a1z);
-  edges_against(a1x, a1y, a1z, a2x, a2y, a2z);
-  edges_against(a2x, a2y, a2z, a0x, a0y, a0z);
-  // Each vertex against the other triangle's face; pairs are kept in (a, b) order.
+  edges_against(p0x, p0y, p0z, p1x, p1y, p1z);
+  edges_against(p1x, p1y, p1z, p2x, p2y, p2z);
+  edges_against(p2x, p2y, p2z, p0x, p0y, p0z);
+  // Each vertex against the other triangle's face, each edge through it;
+  // pairs are kept in (a, b) order.
   const auto vertex_of_a = [&](V x, V y, V z) {
-    const auto in = face_projection<L>(x, y, z, b0x, b0y, b0z, b1x, b1y, b1z, b2x, b2y, b2z, qx, qy, qz);
+    const auto in = face_projection<L>(x, y, z, q0x, q0y, q0z, q1x, q1y, q1z, q2x, q2y, q2z, qx, qy, qz);
     keep_closer<L>(in, x, y, z, qx, qy, qz, best, bpx, bpy, bpz, bqx, bqy, bqz);
   };
   const auto vertex_of_b = [&](V x, V y, V z) {
-    const auto in = face_projection<L>(x, y, z, a0x, a0y, a0z, a1x, a1y, a1z, a2x, a2y, a2z, px, py, pz);
+    const auto in = face_projection<L>(x, y, z, p0x, p0y, p0z, p1x, p1y, p1z, p2x, p2y, p2z, px, py, pz);
     keep_closer<L>(in, px, py, pz, x, y, z, best, bpx, bpy, bpz, bqx, bqy, bqz);
   };
-  vertex_of_a(a0x, a0y, a0z);
-  vertex_of_a(a1x, a1y, a1z);
-  vertex_of_a(a2x, a2y, a2z);
-  vertex_of_b(b0x, b0y, b0z);
-  vertex_of_b(b1x, b1y, b1z);
-  vertex_of_b(b2x, b2y, b2z);
+  const auto edge_of_a = [&](V sx, V sy, V sz, V ex, V ey, V ez) {
+    const auto in = edge_through_face<L>(sx, sy, sz, ex, ey, ez, q0x, q0y, q0z, q1x, q1y, q1z, q2x, q2y, q2z, px, py, pz,
+                                         qx, qy, qz);
+    keep_closer<L>(in, px, py, pz, qx, qy, qz, best, bpx, bpy, bpz, bqx, bqy, bqz);
+  };
+  const auto edge_of_b = [&](V sx, V sy, V sz, V ex, V ey, V ez) {
+    const auto in = edge_through_face<L>(sx, sy, sz, ex, ey, ez, p0x, p0y, p0z, p1x, p1y, p1z, p2x, p2y, p2z, qx, qy, qz,
+                                         px, py, pz);
+    keep_closer<L>(in, px, py, pz, qx, qy, qz, best, bpx, bpy, bpz, bqx, bqy, bqz);
+  };
+  vertex_of_a(p0x, p0y, p0z);
+  vertex_of_a(p1x, p1y, p1z);
+  vertex_of_a(p2x, p2y, p2z);
+  vertex_of_b(q0x, q0y, q0z);
+  vertex_of_b(q1x, q1y, q1z);
+  vertex_of_b(q2x, q2y, q2z);
+  edge_of_a(p0x, p0y, p0z, p1x, p1y, p1z);
+  edge_of_a(p1x, p1y, p1z, p2x, p2y, p2z);
+  edge_of_a(p2x, p2y, p2z, p0x, p0y, p0z);
+  edge_of_b(q0x, q0y, q0z, q1x, q1y, q1z);
+  edge_of_b(q1x, q1y, q1z, q2x, q2y, q2z);
+  edge_of_b(q2x, q2y, q2z, q0x, q0y, q0z);
+  // Back to a's frame: x = a0 + u / s.
+  const auto global = [&](V& x, V& y, V& z) {
+    x = L::add(a0x, L::mul(x, inverse)), y = L::add(a0y, L::mul(y, inverse)), z = L::add(a0z, L::mul(z, inverse));
+  };
+  global(bpx, bpy, bpz), global(bqx, bqy, bqz);
 
   const V nx = L::sub(bqx, bpx), ny = L::sub(bqy, bpy), nz = L::sub(bqz, bpz);
   const V len2 = dot3<L>(nx, ny, nz, nx, ny, nz), len = L::sqrt(len2);
