@@ -618,6 +618,35 @@ TEST_CASE("broad.body frames: a non-finite vertex spans all space, and so does i
   CHECK(b.frames.body.empty());
 }
 
+TEST_CASE("broad.body frames: a vertex beyond 2^60 spans all space, its pairs reported invalid") {
+  // Two triangles of one body (they share vertices 0 and 1) translating by
+  // 2^61 along x, vertex 3 at x = 2^61 (out of the valid domain at both
+  // ends). In the body's frame face 0 and vertex 3 are far apart, but like
+  // its world box (and slabs) vertex 3's frame box must span all space, so
+  // that the pair reaches the kernel and is counted invalid, frames or not.
+  const double shift = 0x1p61;
+  Mesh m;
+  m.x0 = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {shift, 0.25, 0}};
+  for (const Vec3& p : m.x0) m.x1.push_back({p.x + shift, p.y, p.z});
+  m.faces = {{0, 1, 2}, {3, 0, 1}};
+  m.edges = extract_edges(m.faces);
+  BodyFrames f;
+  compute_body_frames(m, 0, f);
+  REQUIRE(f.body.size() == 4);
+  for (int a = 0; a < 3; ++a) {
+    CHECK(f.vertices.lo[a][3] == -INFINITY);
+    CHECK(f.vertices.hi[a][3] == INFINITY);
+  }
+  for (const bool frames : {false, true}) {
+    CAPTURE(frames);
+    StepOptions o;
+    o.threads = 1;
+    o.body_frames = frames;
+    const StepResult r = ccd_step(m, o);
+    CHECK(r.stats.vf.invalid == 1);  // vertex 3 against face 0
+  }
+}
+
 TEST_CASE("broad.body frames drop no pair that touches (linear and space-time oracles)") {
   const int meshes = std::max(1, static_cast<int>(test::scaled(6, 2)));
   for (int seed = 1; seed <= meshes; ++seed) {

@@ -6,6 +6,7 @@
 #include "broad/blocks.hpp"
 #include "common/next_representable.hpp"
 #include "simdccd/broad_phase.hpp"
+#include "simdccd/simd/error_bounds.hpp"
 
 namespace simdccd {
 namespace {
@@ -80,20 +81,21 @@ void compute_body_frames(const Mesh& mesh, double margin, BodyFrames& out) {
   broad::for_each_block(n, [&](std::size_t v) {
     const Ends e = ends(v);
     double lo[3], hi[3];
-    bool finite = true;
+    bool usable = true;
     for (int k = 0; k < 3; ++k) {
       // x(1) - D rounds once and the margin once more: a step outwards past
       // each rounding keeps the exact box inside. (D is finite where x(1) - D is.)
       lo[k] = next_down(std::min(e.a[k], next_down(e.moved[k])) - margin);
       hi[k] = next_up(std::max(e.a[k], next_up(e.moved[k])) + margin);
-      finite = finite && std::isfinite(e.a[k]) && std::isfinite(e.b[k]) && std::isfinite(e.moved[k]) &&
-               std::isfinite(lo[k]) && std::isfinite(hi[k]);
+      usable = usable && std::abs(e.a[k]) <= simd::kMaxCoordinate && std::abs(e.b[k]) <= simd::kMaxCoordinate &&
+               std::isfinite(e.moved[k]) && std::isfinite(lo[k]) && std::isfinite(hi[k]);
     }
-    // As in the world boxes: a non-finite vertex (or body) overlaps everything,
-    // so its pairs reach the narrow phase and are reported invalid.
+    // As in the world boxes and slabs: a vertex outside the valid domain
+    // (non-finite or beyond 2^60), or of a non-finite body, overlaps
+    // everything, so its pairs reach the narrow phase and are reported invalid.
     for (int k = 0; k < 3; ++k) {
-      out.vertices.lo[k][v] = finite ? lo[k] : -INFINITY;
-      out.vertices.hi[k][v] = finite ? hi[k] : INFINITY;
+      out.vertices.lo[k][v] = usable ? lo[k] : -INFINITY;
+      out.vertices.hi[k][v] = usable ? hi[k] : INFINITY;
     }
   });
 }
