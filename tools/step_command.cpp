@@ -4,6 +4,7 @@
 // space-time model and minimum separation) and, with --verify, every
 // candidate pair against the model's exact oracle.
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -36,7 +37,21 @@ struct TruthFiles {
   fs::path boxes_vf, boxes_ee, mma_vf, mma_ee;
 };
 
-// The colliding pairs of the step, as keys of mesh indices, sorted.
+// Whether a pair's elements share a vertex: a pair the step never lists
+// (such elements always touch).
+bool adjacent(const Mesh& mesh, QueryType type, const std::array<std::int32_t, 2>& pair) {
+  if (type == QueryType::vertex_face) {
+    const Triangle& f = mesh.faces[pair[1]];
+    return f[0] == pair[0] || f[1] == pair[0] || f[2] == pair[0];
+  }
+  const Edge& a = mesh.edges[pair[0]];
+  const Edge& b = mesh.edges[pair[1]];
+  return a[0] == b[0] || a[0] == b[1] || a[1] == b[0] || a[1] == b[1];
+}
+
+// The colliding pairs of the step, as keys of mesh indices, sorted, each
+// once. A pair listed twice must have one answer; a colliding pair must be
+// one the step can list.
 std::vector<std::uint64_t> truth_positives(const Mesh& mesh, QueryType type, const fs::path& boxes,
                                            const fs::path& mma) {
   const std::vector<IdPair> pairs = read_pair_list_json(boxes);
@@ -46,18 +61,35 @@ std::vector<std::uint64_t> truth_positives(const Mesh& mesh, QueryType type, con
                      std::to_string(pairs.size()) + " pairs of " + boxes.string());
   }
   const ElementIds ids(mesh);
-  std::vector<std::uint64_t> keys;
+  const auto where = [&](std::size_t k) {
+    return boxes.string() + ": pair " + std::to_string(k) + " [" + std::to_string(pairs[k][0]) + ", " +
+           std::to_string(pairs[k][1]) + "]";
+  };
+  struct Entry {
+    std::uint64_t key;
+    std::size_t index;
+  };
+  std::vector<Entry> entries;
   for (std::size_t k = 0; k < pairs.size(); ++k) {
-    const auto [x, y] = pairs[k];
-    const auto pair = ids.mesh_pair(type, x, y);
-    if (!pair) {
-      throw InputError(boxes.string() + ": pair " + std::to_string(k) + " [" + std::to_string(x) +
-                       ", " + std::to_string(y) + "] is not a " + std::string(to_string(type)) +
-                       " pair of this mesh");
+    const auto pair = ids.mesh_pair(type, pairs[k][0], pairs[k][1]);
+    if (!pair) throw InputError(where(k) + " is not a " + std::string(to_string(type)) + " pair of this mesh");
+    if (truth[k] && adjacent(mesh, type, *pair)) {
+      throw InputError(where(k) + " collides but its elements share a vertex (the step never pairs them)");
     }
-    if (truth[k]) keys.push_back(key((*pair)[0], (*pair)[1]));
+    entries.push_back({key((*pair)[0], (*pair)[1]), k});
   }
-  std::sort(keys.begin(), keys.end());
+  std::sort(entries.begin(), entries.end(), [](const Entry& x, const Entry& y) {
+    return x.key != y.key ? x.key < y.key : x.index < y.index;
+  });
+  std::vector<std::uint64_t> keys;
+  for (std::size_t k = 0; k < entries.size(); ++k) {
+    const bool repeat = k > 0 && entries[k].key == entries[k - 1].key;
+    if (repeat && truth[entries[k].index] != truth[entries[k - 1].index]) {
+      throw InputError(where(entries[k].index) + " contradicts the answer of pair " +
+                       std::to_string(entries[k - 1].index) + " for the same elements in " + mma.string());
+    }
+    if (!repeat && truth[entries[k].index]) keys.push_back(entries[k].key);
+  }
   return keys;
 }
 
