@@ -76,14 +76,16 @@ void projected_cross(typename L::V piu, typename L::V piw, typename L::V qiu, ty
   bound = L::add(L::mul(L::set(16 * kUnitRoundoff), L::max(L::max(perm0, perm1), perm2)), L::set(kTiny));
 }
 
-/// The lanes whose primitives keep strictly opposite projected orientations
-/// over [0,1] in some projection: certainly no contact.
+/// `decided` or'ed with the lanes whose primitives keep strictly opposite
+/// projected orientations over [0,1] in some projection (certainly no
+/// contact). The projections left are skipped once every lane is decided:
+/// they could change none.
 template <class L, QueryType kType>
-typename L::M orientations_apart(const QueryLanes<L>& q) {
+typename L::M orientations_apart(const QueryLanes<L>& q, typename L::M decided) {
   using V = typename L::V;
   using M = typename L::M;
-  M apart = L::lt(L::set(1), L::set(0));
-  for (int drop = 0; drop < 3; ++drop) {
+  M apart = decided;
+  for (int drop = 0; drop < 3 && !L::all(apart); ++drop) {
     const int u = (drop + 1) % 3, w = (drop + 2) % 3;
     const auto cross = [&](int i, int j, V& c0, V& c1, V& c2, V& bound) {
       projected_cross<L>(q.relative(0, i, u), q.relative(0, i, w), q.relative(1, i, u), q.relative(1, i, w),

@@ -121,7 +121,7 @@ void screen(Tile& t, const double* const* coord, std::size_t i) {
   V e0, e1, e2, e3;
   coplanarity_bounds<L>(q, e0, e1, e2, e3);
   miss = L::either(miss, simd::SIMDCCD_TARGET_NAMESPACE::no_root<L>(b0, b1, b2, b3, e0, e1, e2, e3));
-  if (!L::all(miss)) miss = L::either(miss, orientations_apart<L, kType>(q));
+  if (!L::all(miss)) miss = orientations_apart<L, kType>(q, miss);
   // Separation over the whole step decides the bodies that move side by side
   // (rigidly or nearly), whose cubic is too small to certify.
   if (!L::all(miss)) miss = L::either(miss, separated_over_interval<L, kType, false, true>(q, L::set(0), L::set(1)));
