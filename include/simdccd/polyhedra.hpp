@@ -14,8 +14,12 @@
 //   vertex of the still body meets a face of the moving one);
 // - edge-edge: an edge of M against an edge of S. An edge of a flat polygon
 //   (its two triangles exactly coplanar and consistently oriented: van
-//   Waveren's internal edge) is skipped: any contact through it is first a
-//   contact with a vertex or a boundary edge. Dangling edges (one triangle)
+//   Waveren's internal edge) is skipped: for bodies apart at the start and
+//   plain contact, any contact through it is first one with a vertex or a
+//   boundary edge. (Not so for bodies that overlap at the start, nor within
+//   an expel zone, where an internal edge can come within e first: the
+//   answer is then the first contact of the other feature pairs, which is
+//   what van Waveren's rules define.) Dangling edges (one triangle)
 //   and sharp edges need no special case: the edge-edge zone is the rounded
 //   region about the edge (rigid_ccd.hpp), with no edge normal to choose.
 // Broad phase: each moving feature's swept box (a translation: the box of
