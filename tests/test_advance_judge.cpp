@@ -98,4 +98,29 @@ TEST_CASE("advance judge: the articulated chain and hand") {
   }
 }
 
+TEST_CASE("advance judge: models crossing at the start, answered at 0, are not late (certified judge)") {
+  // Two cubes of half-size 1/2, b centered at (0.5, 0.3, 0.2): they overlap at
+  // t = 0 (b's corner region lies inside a). a translates by (0.1, 0, 0) while
+  // turning 0.2 rad about z, so the certified judge decides; every method
+  // answers contact at 0, and nothing can come before it.
+  const RigidModel a = build_model(box({0.5, 0.5, 0.5})), b = build_model(box({0.5, 0.5, 0.5}));
+  RigidPath pa, pb;
+  pb.start.x = {0.5, 0.3, 0.2};
+  pa.velocity = {0.1, 0, 0};
+  pa.axis = {0, 0, 1};
+  pa.angle = 0.2;
+  const RigidJudge judge(a, b);
+  for (const AdvanceMethod m : {AdvanceMethod::ca, AdvanceMethod::c2a, AdvanceMethod::hca}) {
+    AdvanceOptions o;
+    o.method = m;
+    const AdvanceResult r = advance(a, pa, b, pb, o);
+    CAPTURE(to_string(m));
+    REQUIRE(r.status == AdvanceStatus::contact);
+    CHECK(r.toc == 0);
+    const TrialVerdict v = judge(pa, pb, r);
+    CHECK_FALSE(v.exact);
+    CHECK_FALSE(v.failed());
+  }
+}
+
 }  // namespace simdccd
