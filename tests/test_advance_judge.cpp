@@ -29,11 +29,12 @@ struct Count {
   }
 };
 
-void check_rigid(const RigidScene& scene, Count& count) {
+void check_rigid(const RigidScene& scene, Count& count, double threshold = 0) {
   const RigidJudge judge(*scene.a, *scene.b);
   for (AdvanceMethod m : kMethods) {
     AdvanceOptions o;
     o.method = m;
+    o.threshold = threshold;
     for (const RigidTrial& t : scene.trials) {
       const AdvanceResult r = advance(*scene.a, t.path_a, *scene.b, t.path_b, o);
       REQUIRE(r.status != AdvanceStatus::invalid_input);
@@ -72,6 +73,19 @@ TEST_CASE("advance judge: pure translations and rotations against the exact orac
     check_rigid(pure_motion_scene(cubes, motion), count);
     check_rigid(pure_motion_scene(knot, motion), count);
   }
+  CHECK(count.exact == count.trials);
+  CHECK(count.failed == 0);
+  CHECK(count.contacts > count.trials / 5);
+}
+
+TEST_CASE("advance judge: a threshold of 10^-10 is met at every contact (pure translations, exact oracle)") {
+  // 10^-10 is above 8 distance_error() of the unit cubes (about 5e-11) and far
+  // below the default 10^-3: contacts must still be certified within it. The
+  // slab along q - p alone cannot separate a pair closer than about 2^-26 of
+  // its size (its direction's error tilts it by more than the gap), which once
+  // made "contact" answers 10^-8 apart; the features' normal can.
+  Count count;
+  check_rigid(pure_motion_scene(rigid_scene("cubes", 40, 23), PureMotion::translation), count, 1e-10);
   CHECK(count.exact == count.trials);
   CHECK(count.failed == 0);
   CHECK(count.contacts > count.trials / 5);

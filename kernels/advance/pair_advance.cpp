@@ -76,12 +76,20 @@ class PairAdvance {
         const double mu = whole_bound(f);
         dt = r.lower > 0 ? r.lower / mu : 0;
       }
-      // Within the threshold, or no positive bound (touching within the
-      // rounding, or interpenetrating at the start): the contact is here.
-      if (r.upper <= o_.threshold || !(dt > 0)) {
+      // Within the threshold: the contact is here (touching or crossing
+      // pairs have an upper bound of about E, below it).
+      if (r.upper <= o_.threshold) {
         out.status = AdvanceStatus::contact;
         out.toc = t;
         out.closest = closest_pair(r, s.a);
+        return out;
+      }
+      // No positive bound, yet not within the threshold (a pair closer than
+      // about 2^-26 of its size, where the slab's direction is too rough to
+      // separate it): no further step can be certified.
+      if (!(dt > 0)) {
+        out.status = AdvanceStatus::iteration_limit;
+        out.toc = t;
         return out;
       }
       const double next = step(t, dt);
@@ -162,17 +170,19 @@ class PairAdvance {
       const SweepResult r = sweeper_.leaf_pair(frame(s), item.ia, item.ib);
       ++out.triangle_pairs;
       ++out.iterations;
-      if (r.upper <= o_.threshold || !(r.dt > 0)) {
+      if (r.upper <= o_.threshold) {
         best = t;
         out.status = AdvanceStatus::contact;
         out.toc = t;
         out.closest = closest_pair(r, s.a);
         return;
       }
+      if (!(r.dt > 0)) break;  // no step certified (as in outer())
       t = step(t, r.dt);
       if (t >= best) return;
     }
-    // Out of steps: a conservative ToC without the threshold certified.
+    // Out of steps, or none certified: a conservative ToC without the
+    // threshold certified.
     best = t;
     out.status = AdvanceStatus::iteration_limit;
     out.toc = t;

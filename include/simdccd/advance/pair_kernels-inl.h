@@ -100,9 +100,10 @@ void node_lanes(NodeBatch& nb, const Frame& f, std::size_t i) {
   L::store(dt, nb.dt + i);
 }
 
-/// Keeps (p, q) of squared distance d2 when it beats the best so far.
+/// Keeps (p, q) of squared distance d2 when it beats the best so far; returns
+/// the lanes where it did.
 template <class L>
-void keep_closer(typename L::M valid, typename L::V px, typename L::V py, typename L::V pz, typename L::V qx,
+typename L::M keep_closer(typename L::M valid, typename L::V px, typename L::V py, typename L::V pz, typename L::V qx,
                  typename L::V qy, typename L::V qz, typename L::V& best, typename L::V& bpx, typename L::V& bpy,
                  typename L::V& bpz, typename L::V& bqx, typename L::V& bqy, typename L::V& bqz) {
   using V = typename L::V;
@@ -116,6 +117,7 @@ void keep_closer(typename L::M valid, typename L::V px, typename L::V py, typena
   bqx = L::select(better, qx, bqx);
   bqy = L::select(better, qy, bqy);
   bqz = L::select(better, qz, bqz);
+  return better;
 }
 
 /// Lanes [i, i + L::lanes()) of a triangle batch: the closest pair over the
@@ -149,16 +151,32 @@ void triangle_lanes(TriangleBatch& tb, const Frame& f, std::size_t i) {
   const V p0x = zero, p0y = zero, p0z = zero;
   V best = L::set(std::numeric_limits<double>::infinity());
   V bpx = p0x, bpy = p0y, bpz = p0z, bqx = q0x, bqy = q0y, bqz = q0z;
+  // With the pair, the normal of its features' separating plane (the edges'
+  // cross product, the face's normal): near contact, where q - p is too short
+  // to give a direction to the slab, it still gives one.
+  V bdx = zero, bdy = zero, bdz = zero;
   const auto all = L::lt(zero, L::set(1));
   V px, py, pz, qx, qy, qz;
+  const auto keep = [&](typename L::M valid, V dx, V dy, V dz) {
+    const auto won = keep_closer<L>(valid, px, py, pz, qx, qy, qz, best, bpx, bpy, bpz, bqx, bqy, bqz);
+    bdx = L::select(won, dx, bdx), bdy = L::select(won, dy, bdy), bdz = L::select(won, dz, bdz);
+  };
+  V nax, nay, naz, nbx, nby, nbz;
+  cross3<L>(p1x, p1y, p1z, p2x, p2y, p2z, nax, nay, naz);  // p0 = 0
+  cross3<L>(L::sub(q1x, q0x), L::sub(q1y, q0y), L::sub(q1z, q0z), L::sub(q2x, q0x), L::sub(q2y, q0y),
+            L::sub(q2z, q0z), nbx, nby, nbz);
   // Edge k of a triangle runs from vertex k to vertex k + 1 (mod 3).
   const auto edges_against = [&](V sx, V sy, V sz, V ex, V ey, V ez) {
-    segment_closest<L>(sx, sy, sz, ex, ey, ez, q0x, q0y, q0z, q1x, q1y, q1z, px, py, pz, qx, qy, qz);
-    keep_closer<L>(all, px, py, pz, qx, qy, qz, best, bpx, bpy, bpz, bqx, bqy, bqz);
-    segment_closest<L>(sx, sy, sz, ex, ey, ez, q1x, q1y, q1z, q2x, q2y, q2z, px, py, pz, qx, qy, qz);
-    keep_closer<L>(all, px, py, pz, qx, qy, qz, best, bpx, bpy, bpz, bqx, bqy, bqz);
-    segment_closest<L>(sx, sy, sz, ex, ey, ez, q2x, q2y, q2z, q0x, q0y, q0z, px, py, pz, qx, qy, qz);
-    keep_closer<L>(all, px, py, pz, qx, qy, qz, best, bpx, bpy, bpz, bqx, bqy, bqz);
+    const auto edge_pair = [&](V ux, V uy, V uz, V vx, V vy, V vz) {
+      segment_closest<L>(sx, sy, sz, ex, ey, ez, ux, uy, uz, vx, vy, vz, px, py, pz, qx, qy, qz);
+      V dx, dy, dz;
+      cross3<L>(L::sub(ex, sx), L::sub(ey, sy), L::sub(ez, sz), L::sub(vx, ux), L::sub(vy, uy), L::sub(vz, uz), dx,
+                dy, dz);
+      keep(all, dx, dy, dz);
+    };
+    edge_pair(q0x, q0y, q0z, q1x, q1y, q1z);
+    edge_pair(q1x, q1y, q1z, q2x, q2y, q2z);
+    edge_pair(q2x, q2y, q2z, q0x, q0y, q0z);
   };
   edges_against(p0x, p0y, p0z, p1x, p1y, p1z);
   edges_against(p1x, p1y, p1z, p2x, p2y, p2z);
@@ -167,21 +185,23 @@ void triangle_lanes(TriangleBatch& tb, const Frame& f, std::size_t i) {
   // pairs are kept in (a, b) order.
   const auto vertex_of_a = [&](V x, V y, V z) {
     const auto in = face_projection<L>(x, y, z, q0x, q0y, q0z, q1x, q1y, q1z, q2x, q2y, q2z, qx, qy, qz);
-    keep_closer<L>(in, x, y, z, qx, qy, qz, best, bpx, bpy, bpz, bqx, bqy, bqz);
+    px = x, py = y, pz = z;
+    keep(in, nbx, nby, nbz);
   };
   const auto vertex_of_b = [&](V x, V y, V z) {
     const auto in = face_projection<L>(x, y, z, p0x, p0y, p0z, p1x, p1y, p1z, p2x, p2y, p2z, px, py, pz);
-    keep_closer<L>(in, px, py, pz, x, y, z, best, bpx, bpy, bpz, bqx, bqy, bqz);
+    qx = x, qy = y, qz = z;
+    keep(in, nax, nay, naz);
   };
   const auto edge_of_a = [&](V sx, V sy, V sz, V ex, V ey, V ez) {
-    const auto in = edge_through_face<L>(sx, sy, sz, ex, ey, ez, q0x, q0y, q0z, q1x, q1y, q1z, q2x, q2y, q2z, px, py, pz,
-                                         qx, qy, qz);
-    keep_closer<L>(in, px, py, pz, qx, qy, qz, best, bpx, bpy, bpz, bqx, bqy, bqz);
+    keep(edge_through_face<L>(sx, sy, sz, ex, ey, ez, q0x, q0y, q0z, q1x, q1y, q1z, q2x, q2y, q2z, px, py, pz, qx, qy,
+                              qz),
+         nbx, nby, nbz);
   };
   const auto edge_of_b = [&](V sx, V sy, V sz, V ex, V ey, V ez) {
-    const auto in = edge_through_face<L>(sx, sy, sz, ex, ey, ez, p0x, p0y, p0z, p1x, p1y, p1z, p2x, p2y, p2z, qx, qy, qz,
-                                         px, py, pz);
-    keep_closer<L>(in, px, py, pz, qx, qy, qz, best, bpx, bpy, bpz, bqx, bqy, bqz);
+    keep(edge_through_face<L>(sx, sy, sz, ex, ey, ez, p0x, p0y, p0z, p1x, p1y, p1z, p2x, p2y, p2z, qx, qy, qz, px, py,
+                              pz),
+         nax, nay, naz);
   };
   vertex_of_a(p0x, p0y, p0z);
   vertex_of_a(p1x, p1y, p1z);
@@ -201,15 +221,31 @@ void triangle_lanes(TriangleBatch& tb, const Frame& f, std::size_t i) {
   };
   global(bpx, bpy, bpz), global(bqx, bqy, bqz);
 
-  const V nx = L::sub(bqx, bpx), ny = L::sub(bqy, bpy), nz = L::sub(bqz, bpz);
-  const V len2 = dot3<L>(nx, ny, nz, nx, ny, nz), len = L::sqrt(len2);
-  const V top_a = L::max(L::max(dot3<L>(a0x, a0y, a0z, nx, ny, nz), dot3<L>(a1x, a1y, a1z, nx, ny, nz)),
-                         dot3<L>(a2x, a2y, a2z, nx, ny, nz));
-  const V low_b = L::min(L::min(dot3<L>(b0x, b0y, b0z, nx, ny, nz), dot3<L>(b1x, b1y, b1z, nx, ny, nz)),
-                         dot3<L>(b2x, b2y, b2z, nx, ny, nz));
-  const V lower = slab_lower<L>(L::sub(low_b, top_a), len2, len, f);
+  // The slab along q - p and along the features' normal (turned from a
+  // toward b): the better bound of the two (each holds alone).
+  const V ux = L::sub(bqx, bpx), uy = L::sub(bqy, bpy), uz = L::sub(bqz, bpz);
+  const V distance = L::sqrt(dot3<L>(ux, uy, uz, ux, uy, uz));
+  const auto slab = [&](V dx, V dy, V dz, V& len) {
+    const V len2 = dot3<L>(dx, dy, dz, dx, dy, dz);
+    len = L::sqrt(len2);
+    const V top_a = L::max(L::max(dot3<L>(a0x, a0y, a0z, dx, dy, dz), dot3<L>(a1x, a1y, a1z, dx, dy, dz)),
+                           dot3<L>(a2x, a2y, a2z, dx, dy, dz));
+    const V low_b = L::min(L::min(dot3<L>(b0x, b0y, b0z, dx, dy, dz), dot3<L>(b1x, b1y, b1z, dx, dy, dz)),
+                           dot3<L>(b2x, b2y, b2z, dx, dy, dz));
+    return slab_lower<L>(L::sub(low_b, top_a), len2, len, f);
+  };
+  const auto flip = L::lt(dot3<L>(bdx, bdy, bdz, ux, uy, uz), zero);
+  bdx = L::select(flip, L::sub(zero, bdx), bdx);
+  bdy = L::select(flip, L::sub(zero, bdy), bdy);
+  bdz = L::select(flip, L::sub(zero, bdz), bdz);
+  V len_u, len_d;
+  const V lower_u = slab(ux, uy, uz, len_u), lower_d = slab(bdx, bdy, bdz, len_d);
+  const auto normal = L::gt(lower_d, lower_u);
+  const V lower = L::max(lower_u, lower_d);
+  const V nx = L::select(normal, bdx, ux), ny = L::select(normal, bdy, uy), nz = L::select(normal, bdz, uz);
+  const V len = L::select(normal, len_d, len_u);
   L::store(lower, tb.lower + i);
-  L::store(L::add(len, L::set(f.error)), tb.upper + i);
+  L::store(L::add(distance, L::set(f.error)), tb.upper + i);
   // Levers: the largest m.p over a's vertices and -m.q over b's (b's from b's origin).
   const V ox = L::set(f.x[0]), oy = L::set(f.x[1]), oz = L::set(f.x[2]);
   const auto lever_a = [&](V mx, V my, V mz, V) {
