@@ -87,31 +87,43 @@ void unit_scale(typename L::V extent, typename L::V& s, typename L::V& inverse) 
   }
 }
 
-/// The projection j of p on the plane of triangle (v0, v1, v2), and whether
-/// it falls inside the triangle: then (p, j) is the vertex-face closest pair.
-/// j is v0 + b e1 + c e2 (e1 = v1 - v0, e2 = v2 - v0; with n = e1 x e2,
-/// b = (r x e2).n / |n|^2 and c = (e1 x r).n / |n|^2 for r = p - v0) where
-/// b, c >= 0 and b + c <= 1 as computed, so j lies on the triangle up to
-/// rounding however thin the triangle, and |p - j| bounds their distance
-/// from above. A triangle whose |n|^2 is not a normal double (kLeastLen2) is
-/// left to its edges.
+/// The normal n = (v1 - v0) x (v2 - v0) of a triangle, `inverse` = 1 / |n|^2,
+/// and whether the triangle is a face to project on: |n|^2 a normal double
+/// (kLeastLen2; a thinner triangle is left to its edges, and `inverse` is 1).
+template <class L>
+typename L::M face_normal(typename L::V v0x, typename L::V v0y, typename L::V v0z, typename L::V v1x,
+                          typename L::V v1y, typename L::V v1z, typename L::V v2x, typename L::V v2y,
+                          typename L::V v2z, typename L::V& nx, typename L::V& ny, typename L::V& nz,
+                          typename L::V& inverse) {
+  cross3<L>(L::sub(v1x, v0x), L::sub(v1y, v0y), L::sub(v1z, v0z), L::sub(v2x, v0x), L::sub(v2y, v0y),
+            L::sub(v2z, v0z), nx, ny, nz);
+  const typename L::V nn = dot3<L>(nx, ny, nz, nx, ny, nz);
+  const auto face = L::ge(nn, L::set(kLeastLen2));
+  inverse = L::div(L::set(1), L::select(face, nn, L::set(1)));
+  return face;
+}
+
+/// The projection j of p on the plane of triangle (v0, v1, v2) (its normal n,
+/// `inverse` and `face` from face_normal), and whether it falls inside the
+/// triangle: then (p, j) is the vertex-face closest pair. j is v0 + b e1 +
+/// c e2 (e1 = v1 - v0, e2 = v2 - v0; b = (r x e2).n / |n|^2 and c = (e1 x r).n
+/// / |n|^2 for r = p - v0) where b, c >= 0 and b + c <= 1 as computed, so j
+/// lies on the triangle up to rounding however thin the triangle, and |p - j|
+/// bounds their distance from above.
 template <class L>
 typename L::M face_projection(typename L::V px, typename L::V py, typename L::V pz, typename L::V v0x,
                               typename L::V v0y, typename L::V v0z, typename L::V v1x, typename L::V v1y,
                               typename L::V v1z, typename L::V v2x, typename L::V v2y, typename L::V v2z,
-                              typename L::V& jx, typename L::V& jy, typename L::V& jz) {
+                              typename L::V nx, typename L::V ny, typename L::V nz, typename L::V inverse,
+                              typename L::M face, typename L::V& jx, typename L::V& jy, typename L::V& jz) {
   using V = typename L::V;
   const V zero = L::set(0);
   const V e1x = L::sub(v1x, v0x), e1y = L::sub(v1y, v0y), e1z = L::sub(v1z, v0z);
   const V e2x = L::sub(v2x, v0x), e2y = L::sub(v2y, v0y), e2z = L::sub(v2z, v0z);
   const V rx = L::sub(px, v0x), ry = L::sub(py, v0y), rz = L::sub(pz, v0z);
-  V nx, ny, nz, ux, uy, uz, wx, wy, wz;
-  cross3<L>(e1x, e1y, e1z, e2x, e2y, e2z, nx, ny, nz);
+  V ux, uy, uz, wx, wy, wz;
   cross3<L>(rx, ry, rz, e2x, e2y, e2z, ux, uy, uz);
   cross3<L>(e1x, e1y, e1z, rx, ry, rz, wx, wy, wz);
-  const V nn = dot3<L>(nx, ny, nz, nx, ny, nz);
-  const auto face = L::ge(nn, L::set(kLeastLen2));
-  const V inverse = L::div(L::set(1), L::select(face, nn, L::set(1)));
   const V b = L::mul(dot3<L>(ux, uy, uz, nx, ny, nz), inverse);
   const V c = L::mul(dot3<L>(wx, wy, wz, nx, ny, nz), inverse);
   jx = L::add(v0x, L::add(L::mul(e1x, b), L::mul(e2x, c)));
@@ -120,25 +132,24 @@ typename L::M face_projection(typename L::V px, typename L::V py, typename L::V 
   return L::both(L::both(face, L::ge(b, zero)), L::both(L::ge(c, zero), L::le(L::add(b, c), L::set(1))));
 }
 
-/// Where the segment [s, e] crosses the plane of triangle (v0, v1, v2) from
-/// one strict side to the other: x on the segment, its projection j on the
-/// triangle (face_projection), and whether j falls inside it. Then (x, j)
-/// is a pair at distance 0 up to rounding, which crossing triangles need (an
-/// edge through the other's interior: no edge pair or vertex projection comes
-/// near it). Both points lie on their features whatever the rounding of the
-/// plane, so the pair is an upper bound like every other.
+/// Where the segment [s, e] crosses the plane of triangle (v0, v1, v2) (n,
+/// `inverse`, `face`: face_normal) from one strict side to the other: x on
+/// the segment, its projection j on the triangle (face_projection), and
+/// whether j falls inside it. Then (x, j) is a pair at distance 0 up to
+/// rounding, which crossing triangles need (an edge through the other's
+/// interior: no edge pair or vertex projection comes near it). Both points
+/// lie on their features whatever the rounding of the plane, so the pair is
+/// an upper bound like every other.
 template <class L>
 typename L::M edge_through_face(typename L::V sx, typename L::V sy, typename L::V sz, typename L::V ex,
                                 typename L::V ey, typename L::V ez, typename L::V v0x, typename L::V v0y,
                                 typename L::V v0z, typename L::V v1x, typename L::V v1y, typename L::V v1z,
-                                typename L::V v2x, typename L::V v2y, typename L::V v2z, typename L::V& xx,
-                                typename L::V& xy, typename L::V& xz, typename L::V& jx, typename L::V& jy,
-                                typename L::V& jz) {
+                                typename L::V v2x, typename L::V v2y, typename L::V v2z, typename L::V nx,
+                                typename L::V ny, typename L::V nz, typename L::V inverse, typename L::M face,
+                                typename L::V& xx, typename L::V& xy, typename L::V& xz, typename L::V& jx,
+                                typename L::V& jy, typename L::V& jz) {
   using V = typename L::V;
   const V zero = L::set(0);
-  V nx, ny, nz;
-  cross3<L>(L::sub(v1x, v0x), L::sub(v1y, v0y), L::sub(v1z, v0z), L::sub(v2x, v0x), L::sub(v2y, v0y),
-            L::sub(v2z, v0z), nx, ny, nz);
   const V ds = dot3<L>(nx, ny, nz, L::sub(sx, v0x), L::sub(sy, v0y), L::sub(sz, v0z));
   const V de = dot3<L>(nx, ny, nz, L::sub(ex, v0x), L::sub(ey, v0y), L::sub(ez, v0z));
   const auto crosses = L::either(L::both(L::gt(ds, zero), L::lt(de, zero)), L::both(L::lt(ds, zero), L::gt(de, zero)));
@@ -146,7 +157,8 @@ typename L::M edge_through_face(typename L::V sx, typename L::V sy, typename L::
   xx = L::add(sx, L::mul(L::sub(ex, sx), r));
   xy = L::add(sy, L::mul(L::sub(ey, sy), r));
   xz = L::add(sz, L::mul(L::sub(ez, sz), r));
-  return L::both(crosses, face_projection<L>(xx, xy, xz, v0x, v0y, v0z, v1x, v1y, v1z, v2x, v2y, v2z, jx, jy, jz));
+  return L::both(crosses, face_projection<L>(xx, xy, xz, v0x, v0y, v0z, v1x, v1y, v1z, v2x, v2y, v2z, nx, ny, nz,
+                                             inverse, face, jx, jy, jz));
 }
 
 }  // namespace simdccd::advancement::SIMDCCD_TARGET_NAMESPACE

@@ -161,46 +161,48 @@ void triangle_lanes(TriangleBatch& tb, const Frame& f, std::size_t i) {
     const auto won = keep_closer<L>(valid, px, py, pz, qx, qy, qz, best, bpx, bpy, bpz, bqx, bqy, bqz);
     bdx = L::select(won, dx, bdx), bdy = L::select(won, dy, bdy), bdz = L::select(won, dz, bdz);
   };
-  V nax, nay, naz, nbx, nby, nbz;
-  cross3<L>(p1x, p1y, p1z, p2x, p2y, p2z, nax, nay, naz);  // p0 = 0
-  cross3<L>(L::sub(q1x, q0x), L::sub(q1y, q0y), L::sub(q1z, q0z), L::sub(q2x, q0x), L::sub(q2y, q0y),
-            L::sub(q2z, q0z), nbx, nby, nbz);
-  // Edge k of a triangle runs from vertex k to vertex k + 1 (mod 3).
-  const auto edges_against = [&](V sx, V sy, V sz, V ex, V ey, V ez) {
-    const auto edge_pair = [&](V ux, V uy, V uz, V vx, V vy, V vz) {
-      segment_closest<L>(sx, sy, sz, ex, ey, ez, ux, uy, uz, vx, vy, vz, px, py, pz, qx, qy, qz);
-      V dx, dy, dz;
-      cross3<L>(L::sub(ex, sx), L::sub(ey, sy), L::sub(ez, sz), L::sub(vx, ux), L::sub(vy, uy), L::sub(vz, uz), dx,
-                dy, dz);
-      keep(all, dx, dy, dz);
-    };
-    edge_pair(q0x, q0y, q0z, q1x, q1y, q1z);
-    edge_pair(q1x, q1y, q1z, q2x, q2y, q2z);
-    edge_pair(q2x, q2y, q2z, q0x, q0y, q0z);
+  // Each triangle's normal and projection terms, once.
+  V nax, nay, naz, ia, nbx, nby, nbz, ib;
+  const auto face_a = face_normal<L>(p0x, p0y, p0z, p1x, p1y, p1z, p2x, p2y, p2z, nax, nay, naz, ia);
+  const auto face_b = face_normal<L>(q0x, q0y, q0z, q1x, q1y, q1z, q2x, q2y, q2z, nbx, nby, nbz, ib);
+  // f on each edge of a triangle, from vertex k to vertex k + 1 (mod 3).
+  const auto each_edge = [](const auto& f, V x0, V y0, V z0, V x1, V y1, V z1, V x2, V y2, V z2) {
+    f(x0, y0, z0, x1, y1, z1), f(x1, y1, z1, x2, y2, z2), f(x2, y2, z2, x0, y0, z0);
   };
-  edges_against(p0x, p0y, p0z, p1x, p1y, p1z);
-  edges_against(p1x, p1y, p1z, p2x, p2y, p2z);
-  edges_against(p2x, p2y, p2z, p0x, p0y, p0z);
+  const auto edges_against = [&](V sx, V sy, V sz, V ex, V ey, V ez) {
+    each_edge(
+        [&](V ux, V uy, V uz, V vx, V vy, V vz) {
+          segment_closest<L>(sx, sy, sz, ex, ey, ez, ux, uy, uz, vx, vy, vz, px, py, pz, qx, qy, qz);
+          V dx, dy, dz;
+          cross3<L>(L::sub(ex, sx), L::sub(ey, sy), L::sub(ez, sz), L::sub(vx, ux), L::sub(vy, uy), L::sub(vz, uz),
+                    dx, dy, dz);
+          keep(all, dx, dy, dz);
+        },
+        q0x, q0y, q0z, q1x, q1y, q1z, q2x, q2y, q2z);
+  };
+  each_edge(edges_against, p0x, p0y, p0z, p1x, p1y, p1z, p2x, p2y, p2z);
   // Each vertex against the other triangle's face, each edge through it;
   // pairs are kept in (a, b) order.
   const auto vertex_of_a = [&](V x, V y, V z) {
-    const auto in = face_projection<L>(x, y, z, q0x, q0y, q0z, q1x, q1y, q1z, q2x, q2y, q2z, qx, qy, qz);
+    const auto in = face_projection<L>(x, y, z, q0x, q0y, q0z, q1x, q1y, q1z, q2x, q2y, q2z, nbx, nby, nbz, ib, face_b,
+                                       qx, qy, qz);
     px = x, py = y, pz = z;
     keep(in, nbx, nby, nbz);
   };
   const auto vertex_of_b = [&](V x, V y, V z) {
-    const auto in = face_projection<L>(x, y, z, p0x, p0y, p0z, p1x, p1y, p1z, p2x, p2y, p2z, px, py, pz);
+    const auto in = face_projection<L>(x, y, z, p0x, p0y, p0z, p1x, p1y, p1z, p2x, p2y, p2z, nax, nay, naz, ia, face_a,
+                                       px, py, pz);
     qx = x, qy = y, qz = z;
     keep(in, nax, nay, naz);
   };
   const auto edge_of_a = [&](V sx, V sy, V sz, V ex, V ey, V ez) {
-    keep(edge_through_face<L>(sx, sy, sz, ex, ey, ez, q0x, q0y, q0z, q1x, q1y, q1z, q2x, q2y, q2z, px, py, pz, qx, qy,
-                              qz),
+    keep(edge_through_face<L>(sx, sy, sz, ex, ey, ez, q0x, q0y, q0z, q1x, q1y, q1z, q2x, q2y, q2z, nbx, nby, nbz, ib,
+                              face_b, px, py, pz, qx, qy, qz),
          nbx, nby, nbz);
   };
   const auto edge_of_b = [&](V sx, V sy, V sz, V ex, V ey, V ez) {
-    keep(edge_through_face<L>(sx, sy, sz, ex, ey, ez, p0x, p0y, p0z, p1x, p1y, p1z, p2x, p2y, p2z, qx, qy, qz, px, py,
-                              pz),
+    keep(edge_through_face<L>(sx, sy, sz, ex, ey, ez, p0x, p0y, p0z, p1x, p1y, p1z, p2x, p2y, p2z, nax, nay, naz, ia,
+                              face_a, qx, qy, qz, px, py, pz),
          nax, nay, naz);
   };
   vertex_of_a(p0x, p0y, p0z);
@@ -209,12 +211,8 @@ void triangle_lanes(TriangleBatch& tb, const Frame& f, std::size_t i) {
   vertex_of_b(q0x, q0y, q0z);
   vertex_of_b(q1x, q1y, q1z);
   vertex_of_b(q2x, q2y, q2z);
-  edge_of_a(p0x, p0y, p0z, p1x, p1y, p1z);
-  edge_of_a(p1x, p1y, p1z, p2x, p2y, p2z);
-  edge_of_a(p2x, p2y, p2z, p0x, p0y, p0z);
-  edge_of_b(q0x, q0y, q0z, q1x, q1y, q1z);
-  edge_of_b(q1x, q1y, q1z, q2x, q2y, q2z);
-  edge_of_b(q2x, q2y, q2z, q0x, q0y, q0z);
+  each_edge(edge_of_a, p0x, p0y, p0z, p1x, p1y, p1z, p2x, p2y, p2z);
+  each_edge(edge_of_b, q0x, q0y, q0z, q1x, q1y, q1z, q2x, q2y, q2z);
   // Back to a's frame: x = a0 + u / s.
   const auto global = [&](V& x, V& y, V& z) {
     x = L::add(a0x, L::mul(x, inverse)), y = L::add(a0y, L::mul(y, inverse)), z = L::add(a0z, L::mul(z, inverse));
