@@ -1,8 +1,8 @@
-// A certified screen of stage 1 (tile_kernel-inl.h): the projected
-// orientations of the primitives keep opposite signs over the whole step, so
-// they can never touch, whatever the coplanarity cubic does. It dismisses
-// most queries whose cubic has roots in [0,1] while the vertex passes beside
-// the face (the edges beside each other), before any root is isolated.
+// A certified screen of stage 1 (tile_kernel-inl.h): wherever the
+// coplanarity cubic may vanish, the projected orientations of the primitives
+// keep opposite signs, so they can never touch. It dismisses most queries
+// whose cubic has roots in [0,1] while the vertex passes beside the face
+// (the edges beside each other), before any root is isolated.
 //
 // With R_j(t) = x_j(t) - x_0(t) as in coplanarity_cubic-inl.h, drop one axis
 // and take the 2D cross products D_ij = R_i x R_j (area_inclusion-inl.h).
@@ -24,6 +24,14 @@
 // product of two and the sums a few times (at most 6 u per term of the
 // permanent; we use 16 u), as the cubic's bounds do.
 //
+// The same holds on each quarter of the step, in each quarter's own
+// projection: a query is dismissed when on every quarter either the
+// orientations are apart or the cubic has no root (no coplanarity, no
+// contact). Orientations that change sign over the step are often apart on
+// every quarter: on the random workload (every coordinate uniform in [0,1))
+// this dismisses 87% of the VF queries (51% for the whole step alone), 73%
+// of the EE ones (39%); halves give 77% and 64%.
+//
 // Defined in namespace simdccd::linear::SIMDCCD_TARGET_NAMESPACE, re-included
 // per Highway target like tile_kernel-inl.h.
 #if defined(SIMDCCD_LINEAR_ORIENTATION_SCREEN_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -39,20 +47,6 @@
 #include "simdccd/simd/error_bounds.hpp"
 
 namespace simdccd::linear::SIMDCCD_TARGET_NAMESPACE {
-
-/// Whether a quadratic on [0,1] in Bernstein form (c0, c1, c2), each
-/// coefficient within `bound` of the exact one, is certified positive
-/// (negative) all along. (Plain values, not a struct: SVE vectors cannot be
-/// members.)
-template <class L>
-typename L::M certified_positive(typename L::V c0, typename L::V c1, typename L::V c2, typename L::V bound) {
-  return L::both(L::both(L::gt(c0, bound), L::gt(c1, bound)), L::gt(c2, bound));
-}
-template <class L>
-typename L::M certified_negative(typename L::V c0, typename L::V c1, typename L::V c2, typename L::V bound) {
-  const typename L::V low = L::sub(L::set(0), bound);
-  return L::both(L::both(L::lt(c0, low), L::lt(c1, low)), L::lt(c2, low));
-}
 
 /// D_ij(t) = R_i(t) x R_j(t) in the projection (u, w) of relative points i, j,
 /// from their coordinates at t = 0 (p) and t = 1 (q): its Bernstein
@@ -76,15 +70,35 @@ void projected_cross(typename L::V piu, typename L::V piw, typename L::V qiu, ty
   bound = L::add(L::mul(L::set(16 * kUnitRoundoff), L::max(L::max(perm0, perm1), perm2)), L::set(kTiny));
 }
 
+/// A quadratic's Bernstein coefficients (c0, c1, c2) on [0,1] split at 1/2:
+/// (c0, m0, m) on [0, 1/2] and (m, m1, c2) on [1/2, 1]. They are convex
+/// combinations of the c_k, so within the c_k's bound of the exact ones but
+/// for their own rounding, at most 2 u max |c_k| a split (the halving is
+/// exact). The bounds here are at least 16 u times the permanents (or the
+/// sum of such bounds), so twice the bound covers two splits.
+template <class L>
+void split_quadratic(typename L::V c0, typename L::V c1, typename L::V c2, typename L::V& m0,
+                     typename L::V& m, typename L::V& m1) {
+  const typename L::V half = L::set(0.5);
+  m0 = L::mul(L::add(c0, c1), half);
+  m1 = L::mul(L::add(c1, c2), half);
+  m = L::mul(L::add(m0, m1), half);
+}
+
 /// `decided` or'ed with the lanes whose primitives keep strictly opposite
-/// projected orientations over [0,1] in some projection (certainly no
-/// contact). The projections left are skipped once every lane is decided:
-/// they could change none.
+/// projected orientations, in some projection, on each quarter of the step
+/// where the cubic may have a root (`root_free_k`: lanes certified
+/// root-free on [k/4, (k+1)/4]): certainly no contact. The projections left
+/// are skipped once every lane is decided: they could change none.
 template <class L, QueryType kType>
-typename L::M orientations_apart(const QueryLanes<L>& q, typename L::M decided) {
+typename L::M orientations_apart(const QueryLanes<L>& q, typename L::M decided, typename L::M root_free_0,
+                                 typename L::M root_free_1, typename L::M root_free_2,
+                                 typename L::M root_free_3) {
   using V = typename L::V;
   using M = typename L::M;
-  M apart = decided;
+  const M none = L::lt(L::set(1), L::set(0));
+  // Quarters settled so far (SVE masks cannot live in arrays or structs).
+  M apart = decided, r0 = root_free_0, r1 = root_free_1, r2 = root_free_2, r3 = root_free_3;
   for (int drop = 0; drop < 3 && !L::all(apart); ++drop) {
     const int u = (drop + 1) % 3, w = (drop + 2) % 3;
     const auto cross = [&](int i, int j, V& c0, V& c1, V& c2, V& bound) {
@@ -96,23 +110,47 @@ typename L::M orientations_apart(const QueryLanes<L>& q, typename L::M decided) 
     cross(1, 2, a0, a1, a2, ab);
     cross(2, 3, b0, b1, b2, bb);
     cross(3, 1, c0, c1, c2, cb);
-    const M pos12 = certified_positive<L>(a0, a1, a2, ab), neg12 = certified_negative<L>(a0, a1, a2, ab);
-    const M pos23 = certified_positive<L>(b0, b1, b2, bb), neg23 = certified_negative<L>(b0, b1, b2, bb);
-    const M pos31 = certified_positive<L>(c0, c1, c2, cb), neg31 = certified_negative<L>(c0, c1, c2, cb);
-    M some_positive = L::either(L::either(pos12, pos23), pos31);
-    M some_negative = L::either(L::either(neg12, neg23), neg31);
-    if constexpr (kType == QueryType::edge_edge) {
+    // Per quarter k, whether some quadratic is certified positive (p_k) and
+    // some negative (n_k) on it: all three of its coefficients there beyond
+    // the bound. With `flip`, a negative quadratic counts as positive.
+    M p0 = none, n0 = none, p1 = none, n1 = none, p2 = none, n2 = none, p3 = none, n3 = none;
+    const auto add = [&](V k0, V k1, V k2, V bound, bool flip) {
+      V m0, m, m1, x0, x, x1, y0, y, y1;
+      split_quadratic<L>(k0, k1, k2, m0, m, m1);
+      split_quadratic<L>(k0, m0, m, x0, x, x1);
+      split_quadratic<L>(m, m1, k2, y0, y, y1);
+      const V b = L::add(bound, bound), minus_b = L::sub(L::set(0), b);
+      const auto put = [&](M& p, M& n, V f0, V f1, V f2) {
+        const M up = L::gt(L::min(f0, L::min(f1, f2)), b), down = L::lt(L::max(f0, L::max(f1, f2)), minus_b);
+        p = L::either(p, flip ? down : up);
+        n = L::either(n, flip ? up : down);
+      };
+      put(p0, n0, k0, x0, x);
+      put(p1, n1, x, x1, m);
+      put(p2, n2, m, y0, y);
+      put(p3, n3, y, y1, k2);
+    };
+    if constexpr (kType == QueryType::vertex_face) {
+      add(a0, a1, a2, ab, false);
+      add(b0, b1, b2, bb, false);
+      add(c0, c1, c2, cb, false);
+    } else {
       // The four EE quantities with signs flipped to agree at a contact:
       // -D12, -D31, D23 and -(D12 + D23 + D31).
       V e0, e1, e2;
       const V s0 = certified_sum<L>(a0, b0, c0, ab, bb, cb, e0);
       const V s1 = certified_sum<L>(a1, b1, c1, ab, bb, cb, e1);
       const V s2 = certified_sum<L>(a2, b2, c2, ab, bb, cb, e2);
-      const V sb = L::max(L::max(e0, e1), e2);
-      some_positive = L::either(L::either(neg12, neg31), L::either(pos23, certified_negative<L>(s0, s1, s2, sb)));
-      some_negative = L::either(L::either(pos12, pos31), L::either(neg23, certified_positive<L>(s0, s1, s2, sb)));
+      add(a0, a1, a2, ab, true);
+      add(c0, c1, c2, cb, true);
+      add(b0, b1, b2, bb, false);
+      add(s0, s1, s2, L::max(L::max(e0, e1), e2), true);
     }
-    apart = L::either(apart, L::both(some_positive, some_negative));
+    r0 = L::either(r0, L::both(p0, n0));
+    r1 = L::either(r1, L::both(p1, n1));
+    r2 = L::either(r2, L::both(p2, n2));
+    r3 = L::either(r3, L::both(p3, n3));
+    apart = L::either(apart, L::both(L::both(r0, r1), L::both(r2, r3)));
   }
   return apart;
 }

@@ -4,8 +4,8 @@
 //  1. screen every query: input validity, swept-box separation (exact float
 //     comparisons), the coplanarity cubic's Bernstein signs (no root on [0,1]),
 //     certified separation along the direction between the primitives,
-//     projected orientations of opposite signs all along
-//     (orientation_screen-inl.h);
+//     projected orientations of opposite signs on each quarter of the step
+//     where the cubic may have a root (orientation_screen-inl.h);
 //  2. compact the remaining candidates and, piece by piece between the
 //     critical points of the cubic in time order, certify each root, refine it
 //     to a bracket of width `tolerance` and run the area-inclusion test on the
@@ -121,7 +121,13 @@ void screen(Tile& t, const double* const* coord, std::size_t i) {
   V e0, e1, e2, e3;
   coplanarity_bounds<L>(q, e0, e1, e2, e3);
   miss = L::either(miss, simd::SIMDCCD_TARGET_NAMESPACE::no_root<L>(b0, b1, b2, b3, e0, e1, e2, e3));
-  if (!L::all(miss)) miss = orientations_apart<L, kType>(q, miss);
+  if (!L::all(miss)) {
+    M r0, r1, r2, r3;
+    simd::SIMDCCD_TARGET_NAMESPACE::root_free_quarters<L>(
+        b0, b1, b2, b3, simd::SIMDCCD_TARGET_NAMESPACE::blossom_error<L>(b0, b1, b2, b3, e0, e1, e2, e3), r0, r1,
+        r2, r3);
+    miss = orientations_apart<L, kType>(q, miss, r0, r1, r2, r3);
+  }
   // Separation over the whole step decides the bodies that move side by side
   // (rigidly or nearly), whose cubic is too small to certify.
   if (!L::all(miss)) miss = L::either(miss, separated_over_interval<L, kType, false, true>(q, L::set(0), L::set(1)));

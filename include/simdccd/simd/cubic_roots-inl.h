@@ -59,6 +59,38 @@ typename L::V blossom(typename L::V b0, typename L::V b1, typename L::V b2, type
   return lerp<L>(lerp<L>(c01, c12, t2), lerp<L>(c12, c23, t2), t3);
 }
 
+/// The cubic's Bernstein coefficients split at 1/2: (b0, l1, l2, m) on
+/// [0, 1/2] and (m, h1, h2, b3) on [1/2, 1] (de Casteljau at 1/2).
+template <class L>
+void split_cubic(typename L::V b0, typename L::V b1, typename L::V b2, typename L::V b3,
+                 typename L::V& l1, typename L::V& l2, typename L::V& m, typename L::V& h1,
+                 typename L::V& h2) {
+  const typename L::V half = L::set(0.5);
+  const typename L::V b12 = lerp<L>(b1, b2, half);
+  l1 = lerp<L>(b0, b1, half), h2 = lerp<L>(b2, b3, half);
+  l2 = lerp<L>(l1, b12, half), h1 = lerp<L>(b12, h2, half);
+  m = lerp<L>(l2, h1, half);
+}
+
+/// Lanes where the cubic certainly has no root on each quarter of [0,1]
+/// (r_k: on [k/4, (k+1)/4]), `error` from blossom_error. The quarters'
+/// coefficients are blossom values, computed by six levels of lerps at 1/2,
+/// each off by at most 2 u times the largest |b_k| (the halving is exact):
+/// 12 u in all, within blossom_error's 24 u.
+template <class L>
+void root_free_quarters(typename L::V b0, typename L::V b1, typename L::V b2, typename L::V b3,
+                        typename L::V error, typename L::M& r0, typename L::M& r1, typename L::M& r2,
+                        typename L::M& r3) {
+  using V = typename L::V;
+  V l1, l2, m, h1, h2, x1, x2, x, y1, y2;
+  split_cubic<L>(b0, b1, b2, b3, l1, l2, m, h1, h2);
+  const auto none = [&](V f0, V f1, V f2, V f3) { return no_root<L>(f0, f1, f2, f3, error, error, error, error); };
+  split_cubic<L>(b0, l1, l2, m, x1, x2, x, y1, y2);
+  r0 = none(b0, x1, x2, x), r1 = none(x, y1, y2, m);
+  split_cubic<L>(m, h1, h2, b3, x1, x2, x, y1, y2);
+  r2 = none(m, x1, x2, x), r3 = none(x, y1, y2, b3);
+}
+
 /// c(t), c'(t) and c''(t) (the derivatives only for a Halley step: they
 /// carry no bound).
 template <class L>
