@@ -44,6 +44,7 @@
 #include "simdccd/linear/area_inclusion-inl.h"
 #include "simdccd/linear/coplanarity_cubic-inl.h"
 #include "simdccd/query.hpp"
+#include "simdccd/simd/cubic_roots-inl.h"
 #include "simdccd/simd/error_bounds.hpp"
 
 namespace simdccd::linear::SIMDCCD_TARGET_NAMESPACE {
@@ -86,20 +87,34 @@ void split_quadratic(typename L::V c0, typename L::V c1, typename L::V c2, typen
 }
 
 /// `decided` or'ed with the lanes whose primitives keep strictly opposite
-/// projected orientations, in some projection, on each quarter of the step
-/// where the cubic may have a root (`root_free_k`: lanes certified
-/// root-free on [k/4, (k+1)/4]): certainly no contact. The projections left
-/// are skipped once every lane is decided: they could change none.
+/// projected orientations, in some projection, over the whole step or on
+/// each quarter of it where the coplanarity cubic (Bernstein coefficients
+/// b0..b3, blossom_error `error`) may have a root: certainly no contact.
+/// The whole step is tried first in every projection (it settles most lanes
+/// of a simulation step at a fraction of the cost), then the quarters; the
+/// projections left are skipped once every lane is decided: they could
+/// change none.
 template <class L, QueryType kType>
-typename L::M orientations_apart(const QueryLanes<L>& q, typename L::M decided, typename L::M root_free_0,
-                                 typename L::M root_free_1, typename L::M root_free_2,
-                                 typename L::M root_free_3) {
+typename L::M orientations_apart(const QueryLanes<L>& q, typename L::M decided, typename L::V cubic0,
+                                 typename L::V cubic1, typename L::V cubic2, typename L::V cubic3,
+                                 typename L::V error) {
   using V = typename L::V;
   using M = typename L::M;
   const M none = L::lt(L::set(1), L::set(0));
-  // Quarters settled so far (SVE masks cannot live in arrays or structs).
-  M apart = decided, r0 = root_free_0, r1 = root_free_1, r2 = root_free_2, r3 = root_free_3;
-  for (int drop = 0; drop < 3 && !L::all(apart); ++drop) {
+  // Or's into p (n) whether a quadratic is certified positive (negative) on
+  // an interval: its three coefficients there beyond the bound b; with
+  // `flip`, a negative one counts as positive.
+  const auto put = [](M& p, M& n, V f0, V f1, V f2, V b, bool flip) {
+    const M up = L::gt(L::min(f0, L::min(f1, f2)), b);
+    const M down = L::lt(L::max(f0, L::max(f1, f2)), L::sub(L::set(0), b));
+    p = L::either(p, flip ? down : up);
+    n = L::either(n, flip ? up : down);
+  };
+  // f(k0, k1, k2, bound, flip) on each quadratic of projection `drop` that
+  // must not have a strict sign opposite to another's at a contact, `flip`
+  // where its sign counts negated: VF D12, D23, D31; EE -D12, -D31, D23 and
+  // -(D12 + D23 + D31).
+  const auto each_quadratic = [&](int drop, const auto& f) {
     const int u = (drop + 1) % 3, w = (drop + 2) % 3;
     const auto cross = [&](int i, int j, V& c0, V& c1, V& c2, V& bound) {
       projected_cross<L>(q.relative(0, i, u), q.relative(0, i, w), q.relative(1, i, u), q.relative(1, i, w),
@@ -110,42 +125,43 @@ typename L::M orientations_apart(const QueryLanes<L>& q, typename L::M decided, 
     cross(1, 2, a0, a1, a2, ab);
     cross(2, 3, b0, b1, b2, bb);
     cross(3, 1, c0, c1, c2, cb);
-    // Per quarter k, whether some quadratic is certified positive (p_k) and
-    // some negative (n_k) on it: all three of its coefficients there beyond
-    // the bound. With `flip`, a negative quadratic counts as positive.
-    M p0 = none, n0 = none, p1 = none, n1 = none, p2 = none, n2 = none, p3 = none, n3 = none;
-    const auto add = [&](V k0, V k1, V k2, V bound, bool flip) {
-      V m0, m, m1, x0, x, x1, y0, y, y1;
-      split_quadratic<L>(k0, k1, k2, m0, m, m1);
-      split_quadratic<L>(k0, m0, m, x0, x, x1);
-      split_quadratic<L>(m, m1, k2, y0, y, y1);
-      const V b = L::add(bound, bound), minus_b = L::sub(L::set(0), b);
-      const auto put = [&](M& p, M& n, V f0, V f1, V f2) {
-        const M up = L::gt(L::min(f0, L::min(f1, f2)), b), down = L::lt(L::max(f0, L::max(f1, f2)), minus_b);
-        p = L::either(p, flip ? down : up);
-        n = L::either(n, flip ? up : down);
-      };
-      put(p0, n0, k0, x0, x);
-      put(p1, n1, x, x1, m);
-      put(p2, n2, m, y0, y);
-      put(p3, n3, y, y1, k2);
-    };
-    if constexpr (kType == QueryType::vertex_face) {
-      add(a0, a1, a2, ab, false);
-      add(b0, b1, b2, bb, false);
-      add(c0, c1, c2, cb, false);
-    } else {
-      // The four EE quantities with signs flipped to agree at a contact:
-      // -D12, -D31, D23 and -(D12 + D23 + D31).
+    constexpr bool ee = kType == QueryType::edge_edge;
+    f(a0, a1, a2, ab, ee);
+    f(c0, c1, c2, cb, ee);
+    f(b0, b1, b2, bb, false);
+    if constexpr (ee) {
       V e0, e1, e2;
       const V s0 = certified_sum<L>(a0, b0, c0, ab, bb, cb, e0);
       const V s1 = certified_sum<L>(a1, b1, c1, ab, bb, cb, e1);
       const V s2 = certified_sum<L>(a2, b2, c2, ab, bb, cb, e2);
-      add(a0, a1, a2, ab, true);
-      add(c0, c1, c2, cb, true);
-      add(b0, b1, b2, bb, false);
-      add(s0, s1, s2, L::max(L::max(e0, e1), e2), true);
+      f(s0, s1, s2, L::max(L::max(e0, e1), e2), true);
     }
+  };
+  M apart = decided;
+  for (int drop = 0; drop < 3 && !L::all(apart); ++drop) {
+    M pos = none, neg = none;
+    each_quadratic(drop, [&](V k0, V k1, V k2, V bound, bool flip) { put(pos, neg, k0, k1, k2, bound, flip); });
+    apart = L::either(apart, L::both(pos, neg));
+  }
+  if (L::all(apart)) return apart;
+  // Quarters settled so far (SVE masks cannot live in arrays or structs).
+  M r0, r1, r2, r3;
+  simd::SIMDCCD_TARGET_NAMESPACE::root_free_quarters<L>(cubic0, cubic1, cubic2, cubic3, error, r0, r1, r2, r3);
+  for (int drop = 0; drop < 3 && !L::all(apart); ++drop) {
+    // Per quarter k, whether some quadratic is certified positive (p_k) and
+    // some negative (n_k) on it.
+    M p0 = none, n0 = none, p1 = none, n1 = none, p2 = none, n2 = none, p3 = none, n3 = none;
+    each_quadratic(drop, [&](V k0, V k1, V k2, V bound, bool flip) {
+      V m0, m, m1, x0, x, x1, y0, y, y1;
+      split_quadratic<L>(k0, k1, k2, m0, m, m1);
+      split_quadratic<L>(k0, m0, m, x0, x, x1);
+      split_quadratic<L>(m, m1, k2, y0, y, y1);
+      const V b = L::add(bound, bound);
+      put(p0, n0, k0, x0, x, b, flip);
+      put(p1, n1, x, x1, m, b, flip);
+      put(p2, n2, m, y0, y, b, flip);
+      put(p3, n3, y, y1, k2, b, flip);
+    });
     r0 = L::either(r0, L::both(p0, n0));
     r1 = L::either(r1, L::both(p1, n1));
     r2 = L::either(r2, L::both(p2, n2));

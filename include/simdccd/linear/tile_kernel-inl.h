@@ -122,11 +122,8 @@ void screen(Tile& t, const double* const* coord, std::size_t i) {
   coplanarity_bounds<L>(q, e0, e1, e2, e3);
   miss = L::either(miss, simd::SIMDCCD_TARGET_NAMESPACE::no_root<L>(b0, b1, b2, b3, e0, e1, e2, e3));
   if (!L::all(miss)) {
-    M r0, r1, r2, r3;
-    simd::SIMDCCD_TARGET_NAMESPACE::root_free_quarters<L>(
-        b0, b1, b2, b3, simd::SIMDCCD_TARGET_NAMESPACE::blossom_error<L>(b0, b1, b2, b3, e0, e1, e2, e3), r0, r1,
-        r2, r3);
-    miss = orientations_apart<L, kType>(q, miss, r0, r1, r2, r3);
+    miss = orientations_apart<L, kType>(
+        q, miss, b0, b1, b2, b3, simd::SIMDCCD_TARGET_NAMESPACE::blossom_error<L>(b0, b1, b2, b3, e0, e1, e2, e3));
   }
   // Separation over the whole step decides the bodies that move side by side
   // (rigidly or nearly), whose cubic is too small to certify.
