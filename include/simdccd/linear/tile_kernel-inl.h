@@ -4,8 +4,9 @@
 //  1. screen every query: input validity, swept-box separation (exact float
 //     comparisons), the coplanarity cubic's Bernstein signs (no root on [0,1]),
 //     certified separation along the direction between the primitives,
-//     projected orientations of opposite signs on each quarter of the step
-//     where the cubic may have a root (orientation_screen-inl.h);
+//     projected orientations of opposite signs over the whole step, or on
+//     each quarter of it where the cubic may have a root
+//     (orientation_screen-inl.h);
 //  2. compact the remaining candidates and, piece by piece between the
 //     critical points of the cubic in time order, certify each root, refine it
 //     to a bracket of width `tolerance` and run the area-inclusion test on the
