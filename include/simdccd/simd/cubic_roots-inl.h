@@ -84,11 +84,13 @@ void root_free_quarters(typename L::V b0, typename L::V b1, typename L::V b2, ty
   using V = typename L::V;
   V l1, l2, m, h1, h2, x1, x2, x, y1, y2;
   split_cubic<L>(b0, b1, b2, b3, l1, l2, m, h1, h2);
-  const auto none = [&](V f0, V f1, V f2, V f3) { return no_root<L>(f0, f1, f2, f3, error, error, error, error); };
+  const auto root_free = [&](V f0, V f1, V f2, V f3) {
+    return no_root<L>(f0, f1, f2, f3, error, error, error, error);
+  };
   split_cubic<L>(b0, l1, l2, m, x1, x2, x, y1, y2);
-  r0 = none(b0, x1, x2, x), r1 = none(x, y1, y2, m);
+  r0 = root_free(b0, x1, x2, x), r1 = root_free(x, y1, y2, m);
   split_cubic<L>(m, h1, h2, b3, x1, x2, x, y1, y2);
-  r2 = none(m, x1, x2, x), r3 = none(x, y1, y2, b3);
+  r2 = root_free(m, x1, x2, x), r3 = root_free(x, y1, y2, b3);
 }
 
 /// c(t), c'(t) and c''(t) (the derivatives only for a Halley step: they
