@@ -14,6 +14,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <bit>
 #include <cctype>
@@ -33,6 +34,7 @@
 #include "implementations.hpp"
 #include "simdccd/exact_oracle.hpp"
 #include "simdccd/io/query_csv.hpp"
+#include "simdccd/linear/orientation_screen-inl.h"
 #include "simdccd/linear_ccd.hpp"
 #include "simdccd/targets.hpp"
 #include "simdccd/xsimd.hpp"
@@ -324,6 +326,69 @@ TEST_CASE("linear.kernels.orientation screen on quarters: a vertex under the fac
       CHECK(a.toi[1] >= 0.875 - 2 * kTolerance);
       CHECK(a.stats.screened_out == 1);  // the first; the hit reaches the roots
       CHECK(a.stats.root_stage == 1);
+    }
+  }
+}
+
+TEST_CASE("linear.kernels.orientation screen window: stage 2 looks only where the quarters left a contact possible") {
+  // Face f0 = (0,0,0), f1 = (1,0,0) still, f2 from (0,1,-1) to (0,1,1): its
+  // plane turns about the x axis, normal (0, -z2, 1) with z2 = 2t - 1. The
+  // vertex moves from (-1, 3/4, -41/64) to (1/2, 1/4, 23/64), so the cubic is
+  // a multiple of -z2 y + z = (t - 1/8)(t - 7/8). At t = 1/8 the vertex is
+  // in the plane beside the face (x = -13/16); at t = 7/8 it is inside
+  // (x = y = 5/16): a hit at 7/8. The quarters: on [0, 1/4] and [1/4, 1/2]
+  // the vertex stays beside the face (x <= -1/4; dropping z, D12 = y > 0 >
+  // D31 = x), on [1/2, 3/4] the cubic has no root, so only [3/4, 1] is left
+  // and the root at 1/8 needs no refinement. Reversed in time: a hit at 1/8,
+  // the window [0, 1/4].
+  const auto query = [](bool reversed) {
+    const std::array<Vec3, 4> start{Vec3{-1, 0.75, -41.0 / 64}, Vec3{0, 0, 0}, Vec3{1, 0, 0}, Vec3{0, 1, -1}};
+    const std::array<Vec3, 4> end{Vec3{0.5, 0.25, 23.0 / 64}, Vec3{0, 0, 0}, Vec3{1, 0, 0}, Vec3{0, 1, 1}};
+    Query q;
+    for (int k = 0; k < 4; ++k) q.points[k] = reversed ? end[k] : start[k], q.points[4 + k] = reversed ? start[k] : end[k];
+    return q;
+  };
+  // The screen itself, on one lane (the portable instantiation).
+  using L = simd::ScalarLanes;
+  const auto window = [](const Query& query, double& w0, double& w1) {
+    double value[24];
+    const double* coord[24];
+    for (int k = 0; k < 24; ++k) {
+      const Vec3& p = query.points[k / 3];
+      value[k] = k % 3 == 0 ? p.x : k % 3 == 1 ? p.y : p.z;
+      coord[k] = value + k;
+    }
+    const linear::portable::QueryLanes<L> q{coord, 0};
+    double b0, b1, b2, b3, coarse, e0, e1, e2, e3;
+    linear::portable::coplanarity_cubic<L>(q, b0, b1, b2, b3, coarse);
+    linear::portable::coplanarity_bounds<L>(q, e0, e1, e2, e3);
+    const double error = simd::portable::blossom_error<L>(b0, b1, b2, b3, e0, e1, e2, e3);
+    return linear::portable::orientations_apart<L, QueryType::vertex_face>(q, false, b0, b1, b2, b3, error, w0, w1);
+  };
+  const Query forward = query(false), backward = query(true);
+  double w0, w1;
+  CHECK(!window(forward, w0, w1));
+  CHECK(w0 == 0.75);
+  CHECK(w1 == 1);
+  CHECK(!window(backward, w0, w1));
+  CHECK(w0 == 0);
+  CHECK(w1 == 0.25);
+  // And every kernel finds the contacts.
+  REQUIRE(exact_ccd(QueryType::vertex_face, forward).hit);
+  REQUIRE(exact_ccd(QueryType::vertex_face, backward).hit);
+  const Soa soa(QueryType::vertex_face, {forward, backward});
+  RestoreAuto restore;
+  for (const Implementation& impl : implementations_under_test()) {
+    CAPTURE(impl.name);
+    for (Mode mode : {Mode::exact, Mode::conservative}) {
+      const Answers a = run(impl, soa, mode);
+      for (int k = 0; k < 2; ++k) {
+        const double toi = k == 0 ? 0.875 : 0.125;
+        CHECK(a.hit[k] == 1);
+        CHECK(a.status[k] == Status::certified);
+        CHECK(a.toi[k] <= toi);
+        CHECK(a.toi[k] >= toi - 2 * kTolerance);
+      }
     }
   }
 }

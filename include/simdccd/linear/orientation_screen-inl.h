@@ -22,7 +22,9 @@
 // and is certified positive (negative) all along when its three coefficients
 // are beyond their error bounds: the relative coordinates round once, each
 // product of two and the sums a few times (at most 6 u per term of the
-// permanent; we use 16 u), as the cubic's bounds do.
+// permanent; we use 16 u), as the cubic's bounds do. Each permanent is at
+// most 2 m_u m_w, m_a the largest |relative coordinate| on axis a at either
+// time, so one bound, 32 u m_u m_w, serves every D_ij of a projection.
 //
 // The same holds on each quarter of the step, in each quarter's own
 // projection: a query is dismissed when on every quarter either the
@@ -51,24 +53,15 @@ namespace simdccd::linear::SIMDCCD_TARGET_NAMESPACE {
 
 /// D_ij(t) = R_i(t) x R_j(t) in the projection (u, w) of relative points i, j,
 /// from their coordinates at t = 0 (p) and t = 1 (q): its Bernstein
-/// coefficients and one bound for the three.
+/// coefficients.
 template <class L>
 void projected_cross(typename L::V piu, typename L::V piw, typename L::V qiu, typename L::V qiw,
                      typename L::V pju, typename L::V pjw, typename L::V qju, typename L::V qjw,
-                     typename L::V& c0, typename L::V& c1, typename L::V& c2, typename L::V& bound) {
-  using V = typename L::V;
-  const auto a = [](V x) { return L::abs(x); };
-  const V half = L::set(0.5);
+                     typename L::V& c0, typename L::V& c1, typename L::V& c2) {
   c0 = L::sub(L::mul(piu, pjw), L::mul(piw, pju));
   c2 = L::sub(L::mul(qiu, qjw), L::mul(qiw, qju));
-  c1 = L::mul(L::sub(L::add(L::mul(piu, qjw), L::mul(qiu, pjw)), L::add(L::mul(piw, qju), L::mul(qiw, pju))), half);
-  // The largest permanent (c1's is halved with it).
-  const V perm0 = L::add(L::mul(a(piu), a(pjw)), L::mul(a(piw), a(pju)));
-  const V perm2 = L::add(L::mul(a(qiu), a(qjw)), L::mul(a(qiw), a(qju)));
-  const V perm1 = L::mul(L::add(L::add(L::mul(a(piu), a(qjw)), L::mul(a(qiu), a(pjw))),
-                                L::add(L::mul(a(piw), a(qju)), L::mul(a(qiw), a(pju)))),
-                         half);
-  bound = L::add(L::mul(L::set(16 * kUnitRoundoff), L::max(L::max(perm0, perm1), perm2)), L::set(kTiny));
+  c1 = L::mul(L::sub(L::add(L::mul(piu, qjw), L::mul(qiu, pjw)), L::add(L::mul(piw, qju), L::mul(qiw, pju))),
+              L::set(0.5));
 }
 
 /// A quadratic's Bernstein coefficients (c0, c1, c2) on [0,1] split at 1/2:
@@ -90,17 +83,21 @@ void split_quadratic(typename L::V c0, typename L::V c1, typename L::V c2, typen
 /// projected orientations, in some projection, over the whole step or on
 /// each quarter of it where the coplanarity cubic (Bernstein coefficients
 /// b0..b3, blossom_error `error`) may have a root: certainly no contact.
-/// The whole step is tried first in every projection (it settles most lanes
+/// [w0, w1] (on the lanes left) holds every possible contact: it runs from
+/// the first quarter not settled either way to the end of the last one
+/// ([0, 1] when the quarters were not needed). The whole step is tried first in every projection (it settles most lanes
 /// of a simulation step at a fraction of the cost), then the quarters; the
 /// projections left are skipped once every lane is decided: they could
 /// change none.
 template <class L, QueryType kType>
 typename L::M orientations_apart(const QueryLanes<L>& q, typename L::M decided, typename L::V cubic0,
                                  typename L::V cubic1, typename L::V cubic2, typename L::V cubic3,
-                                 typename L::V error) {
+                                 typename L::V error, typename L::V& w0, typename L::V& w1) {
   using V = typename L::V;
   using M = typename L::M;
   const M none = L::lt(L::set(1), L::set(0));
+  const V quarter = L::set(0.25), half = L::set(0.5), three_quarters = L::set(0.75);
+  w0 = L::set(0), w1 = L::set(1);
   // Or's into p (n) whether a quadratic is certified positive (negative) on
   // an interval: its three coefficients there beyond the bound b; with
   // `flip`, a negative one counts as positive.
@@ -114,26 +111,40 @@ typename L::M orientations_apart(const QueryLanes<L>& q, typename L::M decided, 
   // must not have a strict sign opposite to another's at a contact, `flip`
   // where its sign counts negated: VF D12, D23, D31; EE -D12, -D31, D23 and
   // -(D12 + D23 + D31).
+  const auto largest = [&](int axis) {
+    V m = L::set(0);
+    for (int time = 0; time < 2; ++time) {
+      for (int j = 1; j < 4; ++j) m = L::max(m, L::abs(q.relative(time, j, axis)));
+    }
+    return m;
+  };
+  const V m0 = largest(0), m1 = largest(1), m2 = largest(2);
+  const auto magnitude = [&](int axis) {
+    if (axis == 0) return m0;
+    if (axis == 1) return m1;
+    return m2;
+  };
   const auto each_quadratic = [&](int drop, const auto& f) {
     const int u = (drop + 1) % 3, w = (drop + 2) % 3;
-    const auto cross = [&](int i, int j, V& c0, V& c1, V& c2, V& bound) {
+    const auto cross = [&](int i, int j, V& c0, V& c1, V& c2) {
       projected_cross<L>(q.relative(0, i, u), q.relative(0, i, w), q.relative(1, i, u), q.relative(1, i, w),
                          q.relative(0, j, u), q.relative(0, j, w), q.relative(1, j, u), q.relative(1, j, w), c0,
-                         c1, c2, bound);
+                         c1, c2);
     };
-    V a0, a1, a2, ab, b0, b1, b2, bb, c0, c1, c2, cb;  // D12, D23, D31
-    cross(1, 2, a0, a1, a2, ab);
-    cross(2, 3, b0, b1, b2, bb);
-    cross(3, 1, c0, c1, c2, cb);
+    const V bound = L::add(L::mul(L::set(32 * kUnitRoundoff), L::mul(magnitude(u), magnitude(w))), L::set(kTiny));
+    V a0, a1, a2, b0, b1, b2, c0, c1, c2;  // D12, D23, D31
+    cross(1, 2, a0, a1, a2);
+    cross(2, 3, b0, b1, b2);
+    cross(3, 1, c0, c1, c2);
     constexpr bool ee = kType == QueryType::edge_edge;
-    f(a0, a1, a2, ab, ee);
-    f(c0, c1, c2, cb, ee);
-    f(b0, b1, b2, bb, false);
+    f(a0, a1, a2, bound, ee);
+    f(c0, c1, c2, bound, ee);
+    f(b0, b1, b2, bound, false);
     if constexpr (ee) {
       V e0, e1, e2;
-      const V s0 = certified_sum<L>(a0, b0, c0, ab, bb, cb, e0);
-      const V s1 = certified_sum<L>(a1, b1, c1, ab, bb, cb, e1);
-      const V s2 = certified_sum<L>(a2, b2, c2, ab, bb, cb, e2);
+      const V s0 = certified_sum<L>(a0, b0, c0, bound, bound, bound, e0);
+      const V s1 = certified_sum<L>(a1, b1, c1, bound, bound, bound, e1);
+      const V s2 = certified_sum<L>(a2, b2, c2, bound, bound, bound, e2);
       f(s0, s1, s2, L::max(L::max(e0, e1), e2), true);
     }
   };
@@ -172,6 +183,8 @@ typename L::M orientations_apart(const QueryLanes<L>& q, typename L::M decided, 
     r3 = L::either(r3, L::both(p3, n3));
     apart = L::either(apart, L::both(L::both(r0, r1), L::both(r2, r3)));
   }
+  w0 = L::select(r0, L::select(r1, L::select(r2, three_quarters, half), quarter), w0);
+  w1 = L::select(r3, L::select(r2, L::select(r1, quarter, half), three_quarters), w1);
   return apart;
 }
 

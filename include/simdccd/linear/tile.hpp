@@ -20,12 +20,12 @@ struct alignas(64) Tile {
   std::int16_t scale[kTileSize] = {};  ///< coord holds the query times 2^scale (scale_up_query)
   double verdict[kTileSize];  ///< a Verdict per query
   double toi[kTileSize];      ///< hit or uncertain: lower bound of the earliest contact
-  double cubic[8][kTileSize];  ///< b0..b3, e0..e3 of each query (stage 1)
+  double cubic[simd::kCubicRows][kTileSize];  ///< b0..b3, e0..e3, w0, w1 of each query (stage 1)
   // Stage 2 works on the candidates, compacted.
   std::size_t candidates = 0;
   std::uint16_t index[kTileSize];
   double candidate_coord[24][kTileSize];
-  double candidate_cubic[8][kTileSize];
+  double candidate_cubic[simd::kCubicRows][kTileSize];
   double candidate_verdict[kTileSize];
   double candidate_toi[kTileSize];
 };

@@ -8,7 +8,8 @@
 //     each quarter of it where the cubic may have a root
 //     (orientation_screen-inl.h);
 //  2. compact the remaining candidates and, piece by piece between the
-//     critical points of the cubic in time order, certify each root, refine it
+//     critical points of the cubic in time order, within the window the
+//     quarters of the screen left open, certify each root, refine it
 //     to a bracket of width `tolerance` and run the area-inclusion test on the
 //     bracket (the shared stage 2 of simd/cubic_solve-inl.h). A piece that
 //     cannot be classified (a nearly double root, or a cubic that may vanish
@@ -122,9 +123,11 @@ void screen(Tile& t, const double* const* coord, std::size_t i) {
   V e0, e1, e2, e3;
   coplanarity_bounds<L>(q, e0, e1, e2, e3);
   miss = L::either(miss, simd::SIMDCCD_TARGET_NAMESPACE::no_root<L>(b0, b1, b2, b3, e0, e1, e2, e3));
+  V w0 = L::set(0), w1 = L::set(1);  // no contact outside [w0, w1]
   if (!L::all(miss)) {
     miss = orientations_apart<L, kType>(
-        q, miss, b0, b1, b2, b3, simd::SIMDCCD_TARGET_NAMESPACE::blossom_error<L>(b0, b1, b2, b3, e0, e1, e2, e3));
+        q, miss, b0, b1, b2, b3, simd::SIMDCCD_TARGET_NAMESPACE::blossom_error<L>(b0, b1, b2, b3, e0, e1, e2, e3),
+        w0, w1);
   }
   // Separation over the whole step decides the bodies that move side by side
   // (rigidly or nearly), whose cubic is too small to certify.
@@ -135,6 +138,7 @@ void screen(Tile& t, const double* const* coord, std::size_t i) {
   L::store(b2, t.cubic[2] + i), L::store(b3, t.cubic[3] + i);
   L::store(e0, t.cubic[4] + i), L::store(e1, t.cubic[5] + i);
   L::store(e2, t.cubic[6] + i), L::store(e3, t.cubic[7] + i);
+  L::store(w0, t.cubic[8] + i), L::store(w1, t.cubic[9] + i);
 }
 
 }  // namespace detail

@@ -26,12 +26,12 @@ struct alignas(64) Tile {
   double coord[kRows][kTileSize];
   double verdict[kTileSize];  ///< a Verdict per query
   double toi[kTileSize];      ///< hit or uncertain: a lower bound of the toi; else +inf
-  double cubic[8][kTileSize];  ///< the contact polynomial as a cubic: b0..b3, e0..e3 (stage 1)
+  double cubic[simd::kCubicRows][kTileSize];  ///< the contact polynomial as a cubic: b0..b3, e0..e3, w0, w1 (stage 1)
   // Stage 2 works on the candidates, compacted.
   std::size_t candidates = 0;
   std::uint16_t index[kTileSize];
   double candidate_coord[kRows][kTileSize];
-  double candidate_cubic[8][kTileSize];
+  double candidate_cubic[simd::kCubicRows][kTileSize];
   double candidate_verdict[kTileSize];
   double candidate_toi[kTileSize];
 };

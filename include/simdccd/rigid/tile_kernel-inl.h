@@ -64,6 +64,7 @@ void screen(Tile& t, const double* const* coord, std::size_t i) {
   L::store(b2, t.cubic[2] + i), L::store(b3, t.cubic[3] + i);
   L::store(e0, t.cubic[4] + i), L::store(e1, t.cubic[5] + i);
   L::store(e2, t.cubic[6] + i), L::store(e3, t.cubic[7] + i);
+  L::store(zero, t.cubic[8] + i), L::store(L::set(1), t.cubic[9] + i);
 }
 
 /// Decides the `t.count` queries of the tile (loaded; 1 <= count <=

@@ -112,7 +112,7 @@ inline constexpr int kPieces = 5;
 inline constexpr int kSubpieces = 4;
 
 /// Stage 2 on the candidates among queries [i, i + lanes): their cubics in
-/// `cubic` (b0..b3, e0..e3), their verdicts (candidate or not), tois and the
+/// `cubic` (kCubicRows rows: b0..b3, e0..e3, the window w0, w1), their verdicts (candidate or not), tois and the
 /// first piece each has not settled (`cursor_row`). Runs at most `passes`
 /// passes: a lane with a piece that may hold a root left after them stays a
 /// candidate, its cursor stored at that piece, to be resumed by another call.
@@ -125,6 +125,7 @@ void solve_cubic(const double* const* cubic, double* verdict_row, double* toi_ro
   const V b2 = L::load(cubic[2] + i), b3 = L::load(cubic[3] + i);
   const V e0 = L::load(cubic[4] + i), e1 = L::load(cubic[5] + i);
   const V e2 = L::load(cubic[6] + i), e3 = L::load(cubic[7] + i);
+  const V w0 = L::load(cubic[8] + i), w1 = L::load(cubic[9] + i);
   const V before = L::load(verdict_row + i);
   const M candidate = has_verdict<L>(before, Verdict::candidate);
   const V error = blossom_error<L>(b0, b1, b2, b3, e0, e1, e2, e3);
@@ -135,7 +136,8 @@ void solve_cubic(const double* const* cubic, double* verdict_row, double* toi_ro
   critical_points<L>(b0, b1, b2, b3, r1, r2);
   r1 = L::select(monotone_everywhere, L::set(1), r1);
   r2 = L::select(monotone_everywhere, L::set(1), r2);
-  // Cuts 0 <= c1 <= ... <= c4 <= 1: pieces, with gaps [r - gap, r + gap].
+  // Cuts 0 <= c1 <= ... <= c4 <= 1: pieces, with gaps [r - gap, r + gap],
+  // clipped to the window (the roots outside it are no contacts).
   const V zero = L::set(0), one = L::set(1);
   const V gap = L::select(monotone_everywhere, zero, L::set(kCriticalGap));
   const V c1 = L::max(zero, L::sub(r1, gap)), c2 = L::min(one, L::add(r1, gap));
@@ -155,7 +157,7 @@ void solve_cubic(const double* const* cubic, double* verdict_row, double* toi_ro
     M found = none, one_root = none, rising = none, monotone = none;
     V lo = zero, hi = zero, end_sign = zero, index = zero;
     for (int k = 0; k < kPieces; ++k) {
-      const V a = cut(k), b = cut(k + 1);
+      const V a = L::max(cut(k), w0), b = L::min(cut(k + 1), w1);
       // An empty piece holds nothing its closed neighbours do not.
       const M want = L::both(L::but_not(open, found), L::both(L::le(cursor, L::set(k)), L::lt(a, b)));
       if (!L::any(want)) continue;
@@ -233,9 +235,13 @@ std::size_t compact_candidates(const double* verdict, std::size_t rows, const Mo
 /// made by `make_inclusion(coord, i)` (coord: the compacted rows), and writes
 /// the answers back. A first round runs one pass, which settles most
 /// candidates; those with pieces left are compacted again for a second round,
-/// which finishes them, so that both rounds run on full vectors.
+/// which finishes them, so that both rounds run on full vectors. Only the
+/// candidates' query numbers are compacted; each vector of candidates then
+/// gathers its rows: one gather a row for every vector of candidates rather
+/// than a compress and a store a row for nearly every vector of the tile.
 template <class L, class TileT, class MakeInclusion>
 void solve_candidates(TileT& t, double tolerance, const MakeInclusion& make_inclusion) {
+  using V = typename L::V;
   using M = typename L::M;
   constexpr std::size_t kRows = std::extent_v<decltype(t.coord)>;
   const std::size_t lanes = L::lanes();
@@ -243,7 +249,6 @@ void solve_candidates(TileT& t, double tolerance, const MakeInclusion& make_incl
   const double settled = static_cast<double>(static_cast<int>(Verdict::miss));
   alignas(64) double origin[kTileSize];  // the tile's query in each compacted row
   alignas(64) double cursor[kTileSize];
-  // Each query's index in the tile, compacted along with its rows.
   alignas(64) static constexpr auto kQuery = [] {
     std::array<double, kTileSize> query{};
     for (std::size_t i = 0; i < kTileSize; ++i) query[i] = static_cast<double>(i);
@@ -253,25 +258,26 @@ void solve_candidates(TileT& t, double tolerance, const MakeInclusion& make_incl
   const std::size_t screened = padded_count(t.count, lanes);
   std::fill(t.verdict + t.count, t.verdict + screened, settled);
   std::size_t rows = compact_candidates<L>(t.verdict, screened, [&](std::size_t i, M keep, std::size_t n) {
-    for (std::size_t k = 0; k < kRows; ++k) L::compress_store(L::load(t.coord[k] + i), keep, t.candidate_coord[k] + n);
-    for (int k = 0; k < 8; ++k) L::compress_store(L::load(t.cubic[k] + i), keep, t.candidate_cubic[k] + n);
     return L::compress_store(L::load(kQuery.data() + i), keep, origin + n);
   });
   t.candidates = rows;
   for (std::size_t c = 0; c < rows; ++c) t.index[c] = static_cast<std::uint16_t>(origin[c]);
-  std::fill(t.candidate_verdict, t.candidate_verdict + rows, candidate);
   std::fill(cursor, cursor + rows, 0.0);
   const double* coord[kRows];
   for (std::size_t k = 0; k < kRows; ++k) coord[k] = t.candidate_coord[k];
-  const double* cubic[8];
-  for (int k = 0; k < 8; ++k) cubic[k] = t.candidate_cubic[k];
+  const double* cubic[kCubicRows];
+  for (std::size_t k = 0; k < kCubicRows; ++k) cubic[k] = t.candidate_cubic[k];
   for (int round = 0; rows > 0; ++round) {
-    pad_to_vectors(t.candidate_cubic, rows, lanes);
-    const std::size_t padded = pad_to_vectors(t.candidate_coord, rows, lanes);
-    std::fill(t.candidate_verdict + rows, t.candidate_verdict + padded, candidate);
+    // Padding repeats the last candidate.
+    const std::size_t padded = padded_count(rows, lanes);
+    std::fill(origin + rows, origin + padded, origin[rows - 1]);
     std::fill(cursor + rows, cursor + padded, cursor[rows - 1]);
+    std::fill(t.candidate_verdict, t.candidate_verdict + padded, candidate);
     const int passes = round == 0 ? 1 : kPieces;
     for (std::size_t i = 0; i < padded; i += lanes) {
+      const V query = L::load(origin + i);
+      for (std::size_t k = 0; k < kRows; ++k) L::store(L::gather(t.coord[k], query), t.candidate_coord[k] + i);
+      for (std::size_t k = 0; k < kCubicRows; ++k) L::store(L::gather(t.cubic[k], query), t.candidate_cubic[k] + i);
       solve_cubic<L>(cubic, t.candidate_verdict, t.candidate_toi, cursor, i, passes, tolerance,
                      make_inclusion(static_cast<const double* const*>(coord), i));
     }
@@ -284,14 +290,9 @@ void solve_candidates(TileT& t, double tolerance, const MakeInclusion& make_incl
     }
     std::fill(t.candidate_verdict + rows, t.candidate_verdict + padded, settled);
     rows = compact_candidates<L>(t.candidate_verdict, padded, [&](std::size_t i, M keep, std::size_t n) {
-      for (std::size_t k = 0; k < kRows; ++k) {
-        L::compress_store(L::load(t.candidate_coord[k] + i), keep, t.candidate_coord[k] + n);
-      }
-      for (int k = 0; k < 8; ++k) L::compress_store(L::load(t.candidate_cubic[k] + i), keep, t.candidate_cubic[k] + n);
       L::compress_store(L::load(cursor + i), keep, cursor + n);
       return L::compress_store(L::load(origin + i), keep, origin + n);
     });
-    std::fill(t.candidate_verdict, t.candidate_verdict + rows, candidate);
   }
 }
 
