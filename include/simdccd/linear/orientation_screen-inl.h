@@ -22,9 +22,9 @@
 // and is certified positive (negative) all along when its three coefficients
 // are beyond their error bounds: the relative coordinates round once, each
 // product of two and the sums a few times (at most 6 u per term of the
-// permanent; we use 16 u), as the cubic's bounds do. Each permanent is at
-// most 2 m_u m_w, m_a the largest |relative coordinate| on axis a at either
-// time, so one bound, 32 u m_u m_w, serves every D_ij of a projection.
+// permanent; we use 16 u), as the cubic's bounds do. The three permanents
+// of D_ij are at most n_iu n_jw + n_iw n_ju, n_ja the larger |coordinate a|
+// of R_j at t = 0 and t = 1: 16 u times that bounds all three coefficients.
 //
 // The same holds on each quarter of the step, in each quarter's own
 // projection: a query is dismissed when on every quarter either the
@@ -111,40 +111,32 @@ typename L::M orientations_apart(const QueryLanes<L>& q, typename L::M decided, 
   // must not have a strict sign opposite to another's at a contact, `flip`
   // where its sign counts negated: VF D12, D23, D31; EE -D12, -D31, D23 and
   // -(D12 + D23 + D31).
-  const auto largest = [&](int axis) {
-    V m = L::set(0);
-    for (int time = 0; time < 2; ++time) {
-      for (int j = 1; j < 4; ++j) m = L::max(m, L::abs(q.relative(time, j, axis)));
-    }
-    return m;
-  };
-  const V m0 = largest(0), m1 = largest(1), m2 = largest(2);
-  const auto magnitude = [&](int axis) {
-    if (axis == 0) return m0;
-    if (axis == 1) return m1;
-    return m2;
-  };
   const auto each_quadratic = [&](int drop, const auto& f) {
     const int u = (drop + 1) % 3, w = (drop + 2) % 3;
-    const auto cross = [&](int i, int j, V& c0, V& c1, V& c2) {
+    const auto largest = [&](int j, int axis) {
+      return L::max(L::abs(q.relative(0, j, axis)), L::abs(q.relative(1, j, axis)));
+    };
+    const V n1u = largest(1, u), n1w = largest(1, w), n2u = largest(2, u), n2w = largest(2, w);
+    const V n3u = largest(3, u), n3w = largest(3, w);
+    const auto cross = [&](int i, int j, V niu, V niw, V nju, V njw, V& c0, V& c1, V& c2, V& bound) {
       projected_cross<L>(q.relative(0, i, u), q.relative(0, i, w), q.relative(1, i, u), q.relative(1, i, w),
                          q.relative(0, j, u), q.relative(0, j, w), q.relative(1, j, u), q.relative(1, j, w), c0,
                          c1, c2);
+      bound = L::add(L::mul(L::set(16 * kUnitRoundoff), L::add(L::mul(niu, njw), L::mul(niw, nju))), L::set(kTiny));
     };
-    const V bound = L::add(L::mul(L::set(32 * kUnitRoundoff), L::mul(magnitude(u), magnitude(w))), L::set(kTiny));
-    V a0, a1, a2, b0, b1, b2, c0, c1, c2;  // D12, D23, D31
-    cross(1, 2, a0, a1, a2);
-    cross(2, 3, b0, b1, b2);
-    cross(3, 1, c0, c1, c2);
+    V a0, a1, a2, ab, b0, b1, b2, bb, c0, c1, c2, cb;  // D12, D23, D31
+    cross(1, 2, n1u, n1w, n2u, n2w, a0, a1, a2, ab);
+    cross(2, 3, n2u, n2w, n3u, n3w, b0, b1, b2, bb);
+    cross(3, 1, n3u, n3w, n1u, n1w, c0, c1, c2, cb);
     constexpr bool ee = kType == QueryType::edge_edge;
-    f(a0, a1, a2, bound, ee);
-    f(c0, c1, c2, bound, ee);
-    f(b0, b1, b2, bound, false);
+    f(a0, a1, a2, ab, ee);
+    f(c0, c1, c2, cb, ee);
+    f(b0, b1, b2, bb, false);
     if constexpr (ee) {
       V e0, e1, e2;
-      const V s0 = certified_sum<L>(a0, b0, c0, bound, bound, bound, e0);
-      const V s1 = certified_sum<L>(a1, b1, c1, bound, bound, bound, e1);
-      const V s2 = certified_sum<L>(a2, b2, c2, bound, bound, bound, e2);
+      const V s0 = certified_sum<L>(a0, b0, c0, ab, bb, cb, e0);
+      const V s1 = certified_sum<L>(a1, b1, c1, ab, bb, cb, e1);
+      const V s2 = certified_sum<L>(a2, b2, c2, ab, bb, cb, e2);
       f(s0, s1, s2, L::max(L::max(e0, e1), e2), true);
     }
   };
