@@ -85,10 +85,10 @@ void split_quadratic(typename L::V c0, typename L::V c1, typename L::V c2, typen
 /// b0..b3, blossom_error `error`) may have a root: certainly no contact.
 /// [w0, w1] (on the lanes left) holds every possible contact: it runs from
 /// the first quarter not settled either way to the end of the last one
-/// ([0, 1] when the quarters were not needed). The whole step is tried first in every projection (it settles most lanes
-/// of a simulation step at a fraction of the cost), then the quarters; the
-/// projections left are skipped once every lane is decided: they could
-/// change none.
+/// ([0, 1] when the quarters were not needed). The whole step is tried first
+/// in every projection (it settles most lanes of a simulation step at a
+/// fraction of the cost), then the quarters; the projections left are
+/// skipped once every lane is decided: they could change none.
 template <class L, QueryType kType>
 typename L::M orientations_apart(const QueryLanes<L>& q, typename L::M decided, typename L::V cubic0,
                                  typename L::V cubic1, typename L::V cubic2, typename L::V cubic3,

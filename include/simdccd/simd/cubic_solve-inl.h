@@ -112,8 +112,9 @@ inline constexpr int kPieces = 5;
 inline constexpr int kSubpieces = 4;
 
 /// Stage 2 on the candidates among queries [i, i + lanes): their cubics in
-/// `cubic` (kCubicRows rows: b0..b3, e0..e3, the window w0, w1), their verdicts (candidate or not), tois and the
-/// first piece each has not settled (`cursor_row`). Runs at most `passes`
+/// `cubic` (kCubicRows rows: b0..b3, e0..e3, the window w0, w1), their
+/// verdicts (candidate or not), tois and the first piece each has not
+/// settled (`cursor_row`). Runs at most `passes`
 /// passes: a lane with a piece that may hold a root left after them stays a
 /// candidate, its cursor stored at that piece, to be resumed by another call.
 template <class L, class Inclusion>
@@ -249,6 +250,7 @@ void solve_candidates(TileT& t, double tolerance, const MakeInclusion& make_incl
   const double settled = static_cast<double>(static_cast<int>(Verdict::miss));
   alignas(64) double origin[kTileSize];  // the tile's query in each compacted row
   alignas(64) double cursor[kTileSize];
+  // Each query's index in the tile.
   alignas(64) static constexpr auto kQuery = [] {
     std::array<double, kTileSize> query{};
     for (std::size_t i = 0; i < kTileSize; ++i) query[i] = static_cast<double>(i);
