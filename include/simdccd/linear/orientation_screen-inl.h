@@ -43,6 +43,9 @@
 #define SIMDCCD_LINEAR_ORIENTATION_SCREEN_INL_H_
 #endif
 
+#include <limits>
+#include <type_traits>
+
 #include "simdccd/linear/area_inclusion-inl.h"
 #include "simdccd/linear/coplanarity_cubic-inl.h"
 #include "simdccd/query.hpp"
@@ -85,33 +88,44 @@ void split_quadratic(typename L::V c0, typename L::V c1, typename L::V c2, typen
 /// b0..b3, blossom_error `error`) may have a root: certainly no contact.
 /// [w0, w1] (on the lanes left) holds every possible contact: it runs from
 /// the first quarter not settled either way to the end of the last one
-/// ([0, 1] when the quarters were not needed). The whole step is tried first
-/// in every projection (it settles most lanes of a simulation step at a
-/// fraction of the cost), then the quarters; the projections left are
+/// ([0, 1] when the quarters were not needed). The projections left are
 /// skipped once every lane is decided: they could change none.
+///
+/// Two orders give the same lanes and windows. With `quarters_first` false
+/// the whole step is tried in every projection before the quarters (it
+/// settles most vectors of a simulation step at a fraction of the cost);
+/// with it true each projection's quadratics are tested whole and on the
+/// quarters at once, computed once (random-like vectors, whose whole step
+/// rarely settles every lane). On return `quarters_first` says whether this
+/// vector needed the quarters: a guess for the next one.
 template <class L, QueryType kType>
 typename L::M orientations_apart(const QueryLanes<L>& q, typename L::M decided, typename L::V cubic0,
                                  typename L::V cubic1, typename L::V cubic2, typename L::V cubic3,
-                                 typename L::V error, typename L::V& w0, typename L::V& w1) {
+                                 typename L::V error, typename L::V& w0, typename L::V& w1, bool& quarters_first) {
   using V = typename L::V;
   using M = typename L::M;
-  const M none = L::lt(L::set(1), L::set(0));
   const V quarter = L::set(0.25), half = L::set(0.5), three_quarters = L::set(0.75);
   w0 = L::set(0), w1 = L::set(1);
-  // Or's into p (n) whether a quadratic is certified positive (negative) on
-  // an interval: its three coefficients there beyond the bound b; with
-  // `flip`, a negative one counts as positive.
-  const auto put = [](M& p, M& n, V f0, V f1, V f2, V b, bool flip) {
-    const M up = L::gt(L::min(f0, L::min(f1, f2)), b);
-    const M down = L::lt(L::max(f0, L::max(f1, f2)), L::sub(L::set(0), b));
-    p = L::either(p, flip ? down : up);
-    n = L::either(n, flip ? up : down);
+  // A quadratic is certified positive (negative) on an interval when its
+  // three coefficients there exceed the bound b (are below -b). Per interval
+  // and projection, p keeps the largest min f - b and n the smallest max f +
+  // b of its quadratics (with `flip`, whose negative counts as positive: -(max
+  // f + b) and -(min f - b)): some quadratic is certified positive and
+  // another negative when p > 0 > n. A rounded difference or sum of two
+  // doubles has the exact one's sign, so these are the exact comparisons.
+  const auto put = [](V& p, V& n, V f0, V f1, V f2, V b, bool flip) {
+    const V lo = L::sub(L::min(f0, L::min(f1, f2)), b), hi = L::add(L::max(f0, L::max(f1, f2)), b);
+    p = L::max(p, flip ? L::sub(L::set(0), hi) : lo);
+    n = L::min(n, flip ? L::sub(L::set(0), lo) : hi);
   };
+  const V lowest = L::set(-std::numeric_limits<double>::infinity());
+  const V highest = L::set(std::numeric_limits<double>::infinity());
+  const auto opposite = [](V p, V n) { return L::both(L::gt(p, L::set(0)), L::lt(n, L::set(0))); };
   // f(k0, k1, k2, bound, flip) on each quadratic of projection `drop` that
   // must not have a strict sign opposite to another's at a contact, `flip`
   // where its sign counts negated: VF D12, D23, D31; EE -D12, -D31, D23 and
   // -(D12 + D23 + D31).
-  const auto each_quadratic = [&](int drop, const auto& f) {
+  const auto each_quadratic = [&](auto drop, const auto& f) {
     const int u = (drop + 1) % 3, w = (drop + 2) % 3;
     const auto largest = [&](int j, int axis) {
       return L::max(L::abs(q.relative(0, j, axis)), L::abs(q.relative(1, j, axis)));
@@ -140,40 +154,74 @@ typename L::M orientations_apart(const QueryLanes<L>& q, typename L::M decided, 
       f(s0, s1, s2, L::max(L::max(e0, e1), e2), true);
     }
   };
-  M apart = decided;
-  for (int drop = 0; drop < 3 && !L::all(apart); ++drop) {
-    M pos = none, neg = none;
-    each_quadratic(drop, [&](V k0, V k1, V k2, V bound, bool flip) { put(pos, neg, k0, k1, k2, bound, flip); });
-    apart = L::either(apart, L::both(pos, neg));
-  }
-  if (L::all(apart)) return apart;
-  // Quarters settled so far (SVE masks cannot live in arrays or structs).
-  // Each projection's quadratics are computed again here rather than kept
-  // from the pass above: a vector rarely gets this far on a simulation step,
-  // and keeping them (whole step and quarters in one pass) made rod-twist's
-  // narrow phase 2.5% to 3.5% slower.
+  // body(drop) for the projections dropping axis 0, 1, 2 until it says
+  // every lane is decided; unrolled (drop a compile-time constant, so that
+  // the relative coordinates projections share are loaded once) where all
+  // three are likely to run.
+  const auto projections = [](const auto& body) {
+    for (int drop = 0; drop < 3; ++drop) {
+      if (body(drop)) return;
+    }
+  };
+  const auto unrolled_projections = [](const auto& body) {
+    body(std::integral_constant<int, 0>{}) || body(std::integral_constant<int, 1>{}) ||
+        body(std::integral_constant<int, 2>{});
+  };
+  // Quarters settled (SVE masks and vectors cannot live in arrays or
+  // structs), and p, n per quarter of one projection.
   M r0, r1, r2, r3;
-  simd::SIMDCCD_TARGET_NAMESPACE::root_free_quarters<L>(cubic0, cubic1, cubic2, cubic3, error, r0, r1, r2, r3);
-  for (int drop = 0; drop < 3 && !L::all(apart); ++drop) {
-    // Per quarter k, whether some quadratic is certified positive (p_k) and
-    // some negative (n_k) on it.
-    M p0 = none, n0 = none, p1 = none, n1 = none, p2 = none, n2 = none, p3 = none, n3 = none;
-    each_quadratic(drop, [&](V k0, V k1, V k2, V bound, bool flip) {
-      V m0, m, m1, x0, x, x1, y0, y, y1;
-      split_quadratic<L>(k0, k1, k2, m0, m, m1);
-      split_quadratic<L>(k0, m0, m, x0, x, x1);
-      split_quadratic<L>(m, m1, k2, y0, y, y1);
-      const V b = L::add(bound, bound);
-      put(p0, n0, k0, x0, x, b, flip);
-      put(p1, n1, x, x1, m, b, flip);
-      put(p2, n2, m, y0, y, b, flip);
-      put(p3, n3, y, y1, k2, b, flip);
+  V p0, n0, p1, n1, p2, n2, p3, n3;
+  const auto put_quarters = [&](V k0, V k1, V k2, V bound, bool flip) {
+    V m0, m, m1, x0, x, x1, y0, y, y1;
+    split_quadratic<L>(k0, k1, k2, m0, m, m1);
+    split_quadratic<L>(k0, m0, m, x0, x, x1);
+    split_quadratic<L>(m, m1, k2, y0, y, y1);
+    const V b = L::add(bound, bound);
+    put(p0, n0, k0, x0, x, b, flip);
+    put(p1, n1, x, x1, m, b, flip);
+    put(p2, n2, m, y0, y, b, flip);
+    put(p3, n3, y, y1, k2, b, flip);
+  };
+  const auto start_quarters = [&] { p0 = p1 = p2 = p3 = lowest, n0 = n1 = n2 = n3 = highest; };
+  const auto settle_quarters = [&] {
+    r0 = L::either(r0, opposite(p0, n0));
+    r1 = L::either(r1, opposite(p1, n1));
+    r2 = L::either(r2, opposite(p2, n2));
+    r3 = L::either(r3, opposite(p3, n3));
+    return L::both(L::both(r0, r1), L::both(r2, r3));
+  };
+  M apart = decided, whole = decided;
+  if (quarters_first) {
+    simd::SIMDCCD_TARGET_NAMESPACE::root_free_quarters<L>(cubic0, cubic1, cubic2, cubic3, error, r0, r1, r2, r3);
+    unrolled_projections([&](auto drop) {
+      V pos = lowest, neg = highest;
+      start_quarters();
+      each_quadratic(drop, [&](V k0, V k1, V k2, V bound, bool flip) {
+        put(pos, neg, k0, k1, k2, bound, flip);
+        put_quarters(k0, k1, k2, bound, flip);
+      });
+      whole = L::either(whole, opposite(pos, neg));
+      apart = L::either(apart, L::either(whole, settle_quarters()));
+      return L::all(apart);
     });
-    r0 = L::either(r0, L::both(p0, n0));
-    r1 = L::either(r1, L::both(p1, n1));
-    r2 = L::either(r2, L::both(p2, n2));
-    r3 = L::either(r3, L::both(p3, n3));
-    apart = L::either(apart, L::both(L::both(r0, r1), L::both(r2, r3)));
+    quarters_first = !L::all(whole);
+  } else {
+    projections([&](int drop) {
+      V pos = lowest, neg = highest;
+      each_quadratic(drop, [&](V k0, V k1, V k2, V bound, bool flip) { put(pos, neg, k0, k1, k2, bound, flip); });
+      whole = L::either(whole, opposite(pos, neg));
+      return L::all(whole);
+    });
+    apart = whole;
+    quarters_first = !L::all(whole);
+    if (!quarters_first) return apart;
+    simd::SIMDCCD_TARGET_NAMESPACE::root_free_quarters<L>(cubic0, cubic1, cubic2, cubic3, error, r0, r1, r2, r3);
+    projections([&](int drop) {
+      start_quarters();
+      each_quadratic(drop, put_quarters);
+      apart = L::either(apart, settle_quarters());
+      return L::all(apart);
+    });
   }
   w0 = L::select(r0, L::select(r1, L::select(r2, three_quarters, half), quarter), w0);
   w1 = L::select(r3, L::select(r2, L::select(r1, quarter, half), three_quarters), w1);

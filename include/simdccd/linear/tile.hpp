@@ -14,20 +14,24 @@ using simd::Verdict;
 
 /// Queries in structure-of-arrays form, `coord[3 * (4 * time + point) + axis]`,
 /// and the kernel's working memory. Plain data: every stage loads and stores.
+/// Rows start on cache lines, so that no vector load or store spans two.
 struct alignas(64) Tile {
   std::size_t count = 0;  ///< queries in the tile
-  double coord[24][kTileSize];
+  /// The orientation screen's running guess of its order, 0 to 7, kept from
+  /// tile to tile (tile_kernel-inl.h); it changes no answer.
+  int screen_order = 0;
+  alignas(64) double coord[24][kTileSize];
   std::int16_t scale[kTileSize] = {};  ///< coord holds the query times 2^scale (scale_up_query)
-  double verdict[kTileSize];  ///< a Verdict per query
-  double toi[kTileSize];      ///< hit or uncertain: lower bound of the earliest contact
-  double cubic[simd::kCubicRows][kTileSize];  ///< b0..b3, e0..e3, w0, w1 of each query (stage 1)
+  alignas(64) double verdict[kTileSize];  ///< a Verdict per query
+  alignas(64) double toi[kTileSize];      ///< hit or uncertain: lower bound of the earliest contact
+  alignas(64) double cubic[simd::kCubicRows][kTileSize];  ///< b0..b3, e0..e3, w0, w1 of each query (stage 1)
   // Stage 2 works on the candidates, compacted.
   std::size_t candidates = 0;
   std::uint16_t index[kTileSize];
-  double candidate_coord[24][kTileSize];
-  double candidate_cubic[simd::kCubicRows][kTileSize];
-  double candidate_verdict[kTileSize];
-  double candidate_toi[kTileSize];
+  alignas(64) double candidate_coord[24][kTileSize];
+  alignas(64) double candidate_cubic[simd::kCubicRows][kTileSize];
+  alignas(64) double candidate_verdict[kTileSize];
+  alignas(64) double candidate_toi[kTileSize];
 };
 
 }  // namespace simdccd::linear

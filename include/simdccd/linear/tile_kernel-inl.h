@@ -125,9 +125,15 @@ void screen(Tile& t, const double* const* coord, std::size_t i) {
   miss = L::either(miss, simd::SIMDCCD_TARGET_NAMESPACE::no_root<L>(b0, b1, b2, b3, e0, e1, e2, e3));
   V w0 = L::set(0), w1 = L::set(1);  // no contact outside [w0, w1]
   if (!L::all(miss)) {
+    // The screen's order (quarters first or not) from a counter of the
+    // vectors before that needed the quarters: it moves up by 1 for each
+    // one and down by 2 for each other, so that steps where a few vectors
+    // in five need them (rod-twist) stay whole step first.
+    bool quarters_first = t.screen_order >= 4;
     miss = orientations_apart<L, kType>(
         q, miss, b0, b1, b2, b3, simd::SIMDCCD_TARGET_NAMESPACE::blossom_error<L>(b0, b1, b2, b3, e0, e1, e2, e3),
-        w0, w1);
+        w0, w1, quarters_first);
+    t.screen_order = quarters_first ? std::min(t.screen_order + 1, 7) : std::max(t.screen_order - 2, 0);
   }
   // Separation over the whole step decides the bodies that move side by side
   // (rigidly or nearly), whose cubic is too small to certify.

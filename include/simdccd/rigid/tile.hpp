@@ -20,20 +20,21 @@ inline constexpr int kRows = 19;
 
 /// Queries in the frame of the still primitive (relative_to_still: the first
 /// primitive moves, by the inverse motion where the second moved), and the
-/// kernel's working memory.
+/// kernel's working memory. Rows start on cache lines, so that no vector load
+/// or store spans two.
 struct alignas(64) Tile {
   std::size_t count = 0;  ///< queries in the tile
-  double coord[kRows][kTileSize];
-  double verdict[kTileSize];  ///< a Verdict per query
-  double toi[kTileSize];      ///< hit or uncertain: a lower bound of the toi; else +inf
-  double cubic[simd::kCubicRows][kTileSize];  ///< the contact polynomial as a cubic: b0..b3, e0..e3, w0, w1 (stage 1)
+  alignas(64) double coord[kRows][kTileSize];
+  alignas(64) double verdict[kTileSize];  ///< a Verdict per query
+  alignas(64) double toi[kTileSize];      ///< hit or uncertain: a lower bound of the toi; else +inf
+  alignas(64) double cubic[simd::kCubicRows][kTileSize];  ///< the contact polynomial as a cubic: b0..b3, e0..e3, w0, w1 (stage 1)
   // Stage 2 works on the candidates, compacted.
   std::size_t candidates = 0;
   std::uint16_t index[kTileSize];
-  double candidate_coord[kRows][kTileSize];
-  double candidate_cubic[simd::kCubicRows][kTileSize];
-  double candidate_verdict[kTileSize];
-  double candidate_toi[kTileSize];
+  alignas(64) double candidate_coord[kRows][kTileSize];
+  alignas(64) double candidate_cubic[simd::kCubicRows][kTileSize];
+  alignas(64) double candidate_verdict[kTileSize];
+  alignas(64) double candidate_toi[kTileSize];
 };
 
 /// A kernel instantiation: decides a loaded tile; `expel` is RigidOptions::expel.
