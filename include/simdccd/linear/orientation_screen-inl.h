@@ -112,7 +112,9 @@ typename L::M orientations_apart(const QueryLanes<L>& q, typename L::M decided, 
   // b of its quadratics (with `flip`, whose negative counts as positive: -(max
   // f + b) and -(min f - b)): some quadratic is certified positive and
   // another negative when p > 0 > n. A rounded difference or sum of two
-  // doubles has the exact one's sign, so these are the exact comparisons.
+  // doubles has the exact one's sign, so these are the exact comparisons
+  // (under flush-to-zero a tiny one may become 0: a certificate lost, never
+  // a false one).
   const auto put = [](V& p, V& n, V f0, V f1, V f2, V b, bool flip) {
     const V lo = L::sub(L::min(f0, L::min(f1, f2)), b), hi = L::add(L::max(f0, L::max(f1, f2)), b);
     p = L::max(p, flip ? L::sub(L::set(0), hi) : lo);
