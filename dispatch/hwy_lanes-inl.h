@@ -92,9 +92,6 @@ struct HwyLanes {
     return hn::CountTrue(D(), m);
 #endif
   }
-  static V gather(const double* base, V index) {
-    return hn::GatherIndex(D(), base, hn::ConvertTo(hn::RebindToSigned<D>(), index));
-  }
 };
 
 }  // namespace simdccd::simd::HWY_NAMESPACE

@@ -237,12 +237,14 @@ std::size_t compact_candidates(const double* verdict, std::size_t rows, const Mo
 /// the answers back. A first round runs one pass, which settles most
 /// candidates; those with pieces left are compacted again for a second round,
 /// which finishes them, so that both rounds run on full vectors. Only the
-/// candidates' query numbers are compacted; each vector of candidates then
-/// gathers its rows: one gather a row for every vector of candidates rather
-/// than a compress and a store a row for nearly every vector of the tile.
+/// candidates' query numbers are compacted; each round then copies the
+/// candidates' rows one double at a time (a compress and a store a row for
+/// nearly every vector of the tile cost more, and so did a gather a row for
+/// each vector of candidates: 34 gathers were a tenth of the linear kernel
+/// on AMD Zen 5), all before the first vector is solved, so that its loads
+/// do not wait on the stores.
 template <class L, class TileT, class MakeInclusion>
 void solve_candidates(TileT& t, double tolerance, const MakeInclusion& make_inclusion) {
-  using V = typename L::V;
   using M = typename L::M;
   constexpr std::size_t kRows = std::extent_v<decltype(t.coord)>;
   const std::size_t lanes = L::lanes();
@@ -276,10 +278,12 @@ void solve_candidates(TileT& t, double tolerance, const MakeInclusion& make_incl
     std::fill(cursor + rows, cursor + padded, cursor[rows - 1]);
     std::fill(t.candidate_verdict, t.candidate_verdict + padded, candidate);
     const int passes = round == 0 ? 1 : kPieces;
+    for (std::size_t c = 0; c < padded; ++c) {
+      const auto o = static_cast<std::size_t>(origin[c]);
+      for (std::size_t k = 0; k < kRows; ++k) t.candidate_coord[k][c] = t.coord[k][o];
+      for (std::size_t k = 0; k < kCubicRows; ++k) t.candidate_cubic[k][c] = t.cubic[k][o];
+    }
     for (std::size_t i = 0; i < padded; i += lanes) {
-      const V query = L::load(origin + i);
-      for (std::size_t k = 0; k < kRows; ++k) L::store(L::gather(t.coord[k], query), t.candidate_coord[k] + i);
-      for (std::size_t k = 0; k < kCubicRows; ++k) L::store(L::gather(t.cubic[k], query), t.candidate_cubic[k] + i);
       solve_cubic<L>(cubic, t.candidate_verdict, t.candidate_toi, cursor, i, passes, tolerance,
                      make_inclusion(static_cast<const double* const*>(coord), i));
     }

@@ -18,8 +18,6 @@
 //   bool any(M), all(M);
 //   std::size_t compress_store(V v, M m, double* p): the lanes of v where m
 //     holds, in order, to p[0..count); returns count; may write p[count..lanes()).
-//   V gather(const double* base, V index): base[index] lane by lane (index:
-//     whole numbers, as doubles, within the array).
 //
 // Every operation rounds once, as IEEE-754 double arithmetic does; the math
 // never fuses a multiply and an add, so all instantiations compute bit-identical
@@ -71,7 +69,6 @@ struct ScalarLanes {
     *p = v;
     return m ? 1 : 0;
   }
-  static V gather(const double* base, V index) { return base[static_cast<std::size_t>(index)]; }
 };
 
 }  // namespace simdccd::simd

@@ -72,12 +72,6 @@ struct XsimdLanes {
     }
     return count;
   }
-  static V gather(const double* base, V index) {
-    alignas(64) double at[V::size];
-    index.store_aligned(at);
-    for (double& x : at) x = base[static_cast<std::size_t>(x)];
-    return V::load_aligned(at);
-  }
 };
 
 }  // namespace simdccd::simd
