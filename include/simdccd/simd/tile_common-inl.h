@@ -90,16 +90,19 @@ template <class L, int kCoords>
 typename L::M valid_input(const double* const* coord, std::size_t i, typename L::V& largest) {
   // No mask per coordinate (on AVX-512 each one is a trip through a general
   // register): x - x is 0 for a finite x and NaN otherwise, so `junk` is NaN
-  // exactly where some coordinate is not finite.
+  // exactly where some coordinate is not finite. Two chains of each, so that
+  // each add and max waits on the one two loads back, not one.
   using V = typename L::V;
-  V junk = L::set(0);
-  largest = L::set(0);
-  for (int k = 0; k < kCoords; ++k) {
+  V junk0 = L::set(0), junk1 = L::set(0), most0 = L::set(0), most1 = L::set(0);
+  const auto take = [&](int k, V& junk, V& most) {
     const V x = L::abs(L::load(coord[k] + i));
-    largest = L::max(largest, x);
+    most = L::max(most, x);
     junk = L::add(junk, L::sub(x, x));
-  }
-  return L::le(L::add(largest, junk), L::set(kMaxCoordinate));  // false for NaN
+  };
+  for (int k = 0; k + 1 < kCoords; k += 2) take(k, junk0, most0), take(k + 1, junk1, most1);
+  if (kCoords % 2) take(kCoords - 1, junk0, most0);
+  largest = L::max(most0, most1);
+  return L::le(L::add(largest, L::add(junk0, junk1)), L::set(kMaxCoordinate));  // false for NaN
 }
 
 /// valid_input without the largest coordinate.
