@@ -337,11 +337,7 @@ bool screen_one_lane(const Query& query, bool quarters_first, double& w0, double
   using L = simd::ScalarLanes;
   double value[24];
   const double* coord[24];
-  for (int k = 0; k < 24; ++k) {
-    const Vec3& p = query.points[k / 3];
-    value[k] = k % 3 == 0 ? p.x : k % 3 == 1 ? p.y : p.z;
-    coord[k] = value + k;
-  }
+  for (int k = 0; k < 24; ++k) value[k] = test::coordinate(query.points[k / 3], k % 3), coord[k] = value + k;
   const linear::portable::QueryLanes<L> q{coord, 0};
   double b0, b1, b2, b3, coarse, e0, e1, e2, e3;
   linear::portable::coplanarity_cubic<L>(q, b0, b1, b2, b3, coarse);

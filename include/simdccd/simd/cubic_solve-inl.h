@@ -237,12 +237,11 @@ std::size_t compact_candidates(const double* verdict, std::size_t rows, const Mo
 /// the answers back. A first round runs one pass, which settles most
 /// candidates; those with pieces left are compacted again for a second round,
 /// which finishes them, so that both rounds run on full vectors. Only the
-/// candidates' query numbers are compacted; each round then copies the
-/// candidates' rows one double at a time (a compress and a store a row for
-/// nearly every vector of the tile cost more, and so did a gather a row for
-/// each vector of candidates: 34 gathers were a tenth of the linear kernel
-/// on AMD Zen 5), all before the first vector is solved, so that its loads
-/// do not wait on the stores.
+/// candidates' query numbers are compacted; each round then copies their
+/// rows one double at a time, all before the first vector is solved, so that
+/// no vector load waits on those stores (a gather a row for each vector of
+/// candidates was slower on AMD Zen 5, and a compress and a store a row for
+/// nearly every vector of the tile slower still).
 template <class L, class TileT, class MakeInclusion>
 void solve_candidates(TileT& t, double tolerance, const MakeInclusion& make_inclusion) {
   using M = typename L::M;
