@@ -32,6 +32,31 @@ TEST_CASE("large_vector: a freed buffer is reused, and the cache empties on rele
   CHECK(cached_large_bytes() == 0);
 }
 
+TEST_CASE("large_vector: buffers below 1 MiB share regions and go back with them") {
+  release_large_cache();
+  constexpr std::size_t kBytes = std::size_t{640} << 10;  // a 64 KiB multiple: its own size class
+  {
+    LargeVector<char> a(kBytes), b(kBytes);
+    a.back() = 1, b.front() = 2;
+    CHECK(a.data() != b.data());
+    CHECK(reinterpret_cast<std::uintptr_t>(a.data()) % (std::size_t{64} << 10) == 0);
+  }
+  CHECK(cached_large_bytes() == 2 * kBytes);
+  {
+    LargeVector<char> c(kBytes);  // one of the two comes back
+    CHECK(cached_large_bytes() == kBytes);
+    // While c is in use its region stays, and with it the other buffer.
+    release_large_cache();
+    CHECK(cached_large_bytes() == kBytes);
+  }
+  CHECK(cached_large_bytes() == 2 * kBytes);
+  release_large_cache();  // no buffer of the region in use: all of it goes
+  CHECK(cached_large_bytes() == 0);
+  LargeVector<char> d(kBytes);  // a fresh region
+  d.back() = 3;
+  CHECK(d.back() == 3);
+}
+
 TEST_CASE("large_vector: growing keeps the elements, resize with a value sets the new ones") {
   LargeVector<std::int32_t> v(1000);
   for (int i = 0; i < 1000; ++i) v[i] = i;

@@ -3,8 +3,9 @@
 // the n-body scene, and the first touch of each fresh 4 KiB page is a fault
 // that costs microseconds (more in a VM): 34,000 faults there. So buffers
 // of 64 KiB or more come from a cache of freed ones (at most 512 MiB idle,
-// kept until exit), those of 1 MiB or more in whole 2 MiB pages, advised as
-// transparent huge pages where Linux offers them. And resize(n) leaves new
+// kept until exit), those of 1 MiB or more in whole 2 MiB pages, the smaller
+// ones carved from 32 MiB regions, all advised as transparent huge pages
+// where Linux offers them (one fault per 2 MiB). And resize(n) leaves new
 // elements of trivial types unset, like new T[n]: these arrays are written
 // in full right after (resize(n, value) and assign set them).
 #pragma once
@@ -27,7 +28,9 @@ void free_large(void* p, std::size_t bytes) noexcept;
 
 /// Bytes of freed buffers the cache holds for reuse.
 std::size_t cached_large_bytes();
-/// Returns the cached buffers to the system (e.g. after the last step).
+/// Returns the cached buffers to the system (e.g. after the last step); a
+/// buffer carved from a region goes back with its region, once no buffer
+/// of that region is in use.
 void release_large_cache();
 
 template <class T>
