@@ -106,7 +106,7 @@ void* carve(Cache& c, std::size_t size) {
 void* allocate_large(std::size_t bytes) {
   const std::size_t size = size_class(bytes);
   Cache& c = cache();
-  const std::lock_guard<std::mutex> lock(c.mutex);
+  std::unique_lock<std::mutex> lock(c.mutex);
   const auto it = c.free.find(size);
   if (it != c.free.end()) {
     void* p = it->second;
@@ -115,7 +115,9 @@ void* allocate_large(std::size_t bytes) {
     if (Region* r = region_of(c, p)) ++r->live;
     return p;
   }
-  return kCarve && size < kHugeFrom ? carve(c, size) : fresh(size);
+  if (kCarve && size < kHugeFrom) return carve(c, size);
+  lock.unlock();  // a whole buffer needs nothing of the cache
+  return fresh(size);
 }
 
 void free_large(void* p, std::size_t bytes) noexcept {
