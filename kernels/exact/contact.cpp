@@ -32,11 +32,34 @@ bool point_on_segment(const PolyVec3& p, const PolyVec3& a, const PolyVec3& b, R
   return t.sign_of(along) >= 0 && t.sign_of(dot(d, d) - along) >= 0;
 }
 
+// Component k of a x b.
+Poly cross_component(const PolyVec3& a, const PolyVec3& b, int k) {
+  const int i = (k + 1) % 3, j = (k + 2) % 3;
+  return a[i] * b[j] - a[j] * b[i];
+}
+
+// An axis k where the plane normal n = u x v has n_k(t) != 0, n_k and its
+// sign there; sign 0 when n(t) = 0. At a time t when the four points are
+// coplanar, every cross product a x b of vectors in their plane is lambda n,
+// so the sign of lambda (the sign of (a x b) . n) is that of (a x b)_k times
+// that of n_k: degree-2 products instead of degree-4 ones.
+struct NormalAxis {
+  int k, sign;
+  Poly n_k;
+};
+NormalAxis normal_axis(const PolyVec3& u, const PolyVec3& v, RealRoot& t) {
+  for (int k = 0; k < 3; ++k) {
+    Poly n_k = cross_component(u, v, k);
+    if (const int s = t.sign_of(n_k)) return {k, s, std::move(n_k)};
+  }
+  return {-1, 0, {}};
+}
+
 // Point in the closed triangle f at a time t when the four points are coplanar.
 bool point_in_coplanar_triangle(const PolyVec3& p, const PolyVec3& f0, const PolyVec3& f1,
                                 const PolyVec3& f2, RealRoot& t) {
-  const PolyVec3 n = cross(f1 - f0, f2 - f0);
-  if (is_zero_at(n, t)) {  // the triangle is a segment or a point: the union of its edges
+  const NormalAxis axis = normal_axis(f1 - f0, f2 - f0, t);
+  if (axis.sign == 0) {  // the triangle is a segment or a point: the union of its edges
     return point_on_segment(p, f0, f1, t) || point_on_segment(p, f1, f2, t) ||
            point_on_segment(p, f2, f0, t);
   }
@@ -45,7 +68,7 @@ bool point_in_coplanar_triangle(const PolyVec3& p, const PolyVec3& f0, const Pol
   for (int i = 0; i < 3; ++i) {
     const PolyVec3& e0 = *f[i];
     const PolyVec3& e1 = *f[(i + 1) % 3];
-    if (t.sign_of(dot(cross(e1 - e0, p - e0), n)) < 0) return false;
+    if (t.sign_of(cross_component(e1 - e0, p - e0, axis.k)) * axis.sign < 0) return false;
   }
   return true;
 }
@@ -53,16 +76,18 @@ bool point_in_coplanar_triangle(const PolyVec3& p, const PolyVec3& f0, const Pol
 // Closed segments [a0, a1] and [b0, b1] intersect at a time t when coplanar.
 bool coplanar_segments_intersect(const PolyVec3& a0, const PolyVec3& a1, const PolyVec3& b0,
                                  const PolyVec3& b1, RealRoot& t) {
-  const PolyVec3 da = a1 - a0, db = b1 - b0, n = cross(da, db);
-  if (is_zero_at(n, t)) {  // parallel or degenerate: they meet iff an endpoint lies on the other
+  const PolyVec3 da = a1 - a0, db = b1 - b0;
+  const NormalAxis axis = normal_axis(da, db, t);
+  if (axis.sign == 0) {  // parallel or degenerate: they meet iff an endpoint lies on the other
     return point_on_segment(a0, b0, b1, t) || point_on_segment(a1, b0, b1, t) ||
            point_on_segment(b0, a0, a1, t) || point_on_segment(b1, a0, a1, t);
   }
-  // Coplanar lines meet where both parameters are in [0, 1].
-  const LineParameters lines = line_parameters(da, db, b0 - a0, n);
-  const Poly nn = dot(n, n);
-  for (const Poly* along : {&lines.along_a, &lines.along_b}) {
-    if (t.sign_of(*along) < 0 || t.sign_of(nn - *along) < 0) return false;
+  // Coplanar lines meet at a0 + s_a da = b0 + s_b db; with w = b0 - a0 and
+  // n = da x db, crossing with db (da) gives s_a n = w x db (s_b n = w x da):
+  // s in [0, 1] iff s n_k and n_k - s n_k both have the sign of n_k.
+  const PolyVec3 w = b0 - a0;
+  for (const Poly& along : {cross_component(w, db, axis.k), cross_component(w, da, axis.k)}) {
+    if (t.sign_of(along) * axis.sign < 0 || t.sign_of(axis.n_k - along) * axis.sign < 0) return false;
   }
   return true;
 }

@@ -8,6 +8,35 @@ namespace simdccd::exact {
 Poly::Poly(std::initializer_list<mpq_class> coefficients) : c_(coefficients) { trim(); }
 Poly::Poly(std::vector<mpq_class> coefficients) : c_(std::move(coefficients)) { trim(); }
 
+namespace {
+
+// The oracle's polynomials mostly have integer coefficients (exact_ccd scales
+// the motion to integers): their products and sums then need no gcd for
+// the canonical form, and no temporary. Both keep c canonical.
+bool is_integer(const mpq_class& x) { return mpz_cmp_ui(mpq_denref(x.get_mpq_t()), 1) == 0; }
+
+// c += sign * x.
+void accumulate(mpq_class& c, const mpq_class& x, int sign) {
+  if (is_integer(c) && is_integer(x)) {
+    (sign > 0 ? mpz_add : mpz_sub)(mpq_numref(c.get_mpq_t()), mpq_numref(c.get_mpq_t()),
+                                   mpq_numref(x.get_mpq_t()));
+  } else {
+    (sign > 0 ? mpq_add : mpq_sub)(c.get_mpq_t(), c.get_mpq_t(), x.get_mpq_t());
+  }
+}
+
+// c += a b, with `scratch` for the product of non-integers.
+void add_product(mpq_class& c, const mpq_class& a, const mpq_class& b, mpq_class& scratch) {
+  if (is_integer(c) && is_integer(a) && is_integer(b)) {
+    mpz_addmul(mpq_numref(c.get_mpq_t()), mpq_numref(a.get_mpq_t()), mpq_numref(b.get_mpq_t()));
+  } else {
+    mpq_mul(scratch.get_mpq_t(), a.get_mpq_t(), b.get_mpq_t());
+    mpq_add(c.get_mpq_t(), c.get_mpq_t(), scratch.get_mpq_t());
+  }
+}
+
+}  // namespace
+
 void Poly::trim() {
   while (!c_.empty() && sgn(c_.back()) == 0) c_.pop_back();
 }
@@ -20,23 +49,24 @@ mpq_class Poly::operator()(const mpq_class& t) const {
 
 Poly operator+(const Poly& a, const Poly& b) {
   std::vector<mpq_class> c(std::max(a.c_.size(), b.c_.size()));
-  for (std::size_t i = 0; i < a.c_.size(); ++i) c[i] += a.c_[i];
-  for (std::size_t i = 0; i < b.c_.size(); ++i) c[i] += b.c_[i];
+  for (std::size_t i = 0; i < a.c_.size(); ++i) accumulate(c[i], a.c_[i], 1);
+  for (std::size_t i = 0; i < b.c_.size(); ++i) accumulate(c[i], b.c_[i], 1);
   return Poly(std::move(c));
 }
 
 Poly operator-(const Poly& a, const Poly& b) {
   std::vector<mpq_class> c(std::max(a.c_.size(), b.c_.size()));
-  for (std::size_t i = 0; i < a.c_.size(); ++i) c[i] += a.c_[i];
-  for (std::size_t i = 0; i < b.c_.size(); ++i) c[i] -= b.c_[i];
+  for (std::size_t i = 0; i < a.c_.size(); ++i) accumulate(c[i], a.c_[i], 1);
+  for (std::size_t i = 0; i < b.c_.size(); ++i) accumulate(c[i], b.c_[i], -1);
   return Poly(std::move(c));
 }
 
 Poly operator*(const Poly& a, const Poly& b) {
   if (a.is_zero() || b.is_zero()) return {};
   std::vector<mpq_class> c(a.c_.size() + b.c_.size() - 1);
+  mpq_class scratch;
   for (std::size_t i = 0; i < a.c_.size(); ++i) {
-    for (std::size_t j = 0; j < b.c_.size(); ++j) c[i + j] += a.c_[i] * b.c_[j];
+    for (std::size_t j = 0; j < b.c_.size(); ++j) add_product(c[i + j], a.c_[i], b.c_[j], scratch);
   }
   return Poly(std::move(c));
 }
