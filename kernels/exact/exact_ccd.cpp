@@ -26,13 +26,17 @@ Result invalid() {
 // and leaves as the common one.
 PolyMotion motion_of(const RationalQuery& q, mpz_class& denominator) {
   for (const RationalVec3& p : q.points) include_denominators(denominator, p);
-  const mpq_class s(denominator);
+  // In integers: no canonical forms to compute.
+  const auto scaled = [&](const mpq_class& v) { return mpz_class(v.get_num() * (denominator / v.get_den())); };
+  const auto line = [&](const mpq_class& a, const mpq_class& b) {
+    const mpz_class sa = scaled(a);
+    return Poly{mpq_class(sa), mpq_class(scaled(b) - sa)};
+  };
   PolyMotion m;
   for (int i = 0; i < 4; ++i) {
     const RationalVec3& a = q.points[i];
     const RationalVec3& b = q.points[i + 4];
-    m.X[i] = {Poly{s * a.x, s * (b.x - a.x)}, Poly{s * a.y, s * (b.y - a.y)},
-              Poly{s * a.z, s * (b.z - a.z)}};
+    m.X[i] = {line(a.x, b.x), line(a.y, b.y), line(a.z, b.z)};
   }
   return m;
 }

@@ -1,5 +1,6 @@
 #include "exact/polynomial.hpp"
 
+#include <algorithm>
 #include <cassert>
 #include <utility>
 
@@ -41,10 +42,50 @@ void Poly::trim() {
   while (!c_.empty() && sgn(c_.back()) == 0) c_.pop_back();
 }
 
-mpq_class Poly::operator()(const mpq_class& t) const {
-  mpq_class v = 0;
-  for (auto it = c_.rbegin(); it != c_.rend(); ++it) v = v * t + *it;
-  return v;
+int Poly::sign_at(const mpq_class& t) const {
+  if (is_zero()) return 0;
+  // With t = a / b (b > 0) and integers C_i = k c_i (k > 0), p(t) has the
+  // sign of b^n k p(t) = sum C_i a^i b^(n-i): Horner's scheme in integers.
+  // Integer coefficients (the common case) are read in place.
+  const bool integer_p = std::all_of(c_.begin(), c_.end(), is_integer);
+  const IntCoefficients scaled = integer_p ? IntCoefficients{} : integer_multiple(*this);
+  const auto coefficient = [&](int i) -> mpz_srcptr {
+    return integer_p ? mpq_numref(c_[i].get_mpq_t()) : scaled[i].get_mpz_t();
+  };
+  const mpz_class &a = t.get_num(), &b = t.get_den();
+  const bool integer_t = b == 1;
+  mpz_class v(coefficient(degree())), b_power = 1;
+  for (int i = degree() - 1; i >= 0; --i) {
+    v *= a;
+    if (integer_t) {
+      mpz_add(v.get_mpz_t(), v.get_mpz_t(), coefficient(i));
+    } else {
+      b_power *= b;
+      mpz_addmul(v.get_mpz_t(), coefficient(i), b_power.get_mpz_t());
+    }
+  }
+  return sgn(v);
+}
+
+IntCoefficients integer_multiple(const Poly& p) {
+  mpz_class k = 1;
+  for (const mpq_class& x : p.coefficients()) {
+    if (!is_integer(x)) mpz_lcm(k.get_mpz_t(), k.get_mpz_t(), x.get_den_mpz_t());
+  }
+  IntCoefficients c;
+  c.reserve(p.coefficients().size());
+  for (const mpq_class& x : p.coefficients()) {
+    c.push_back(k == 1 ? x.get_num() : mpz_class(x.get_num() * (k / x.get_den())));
+  }
+  return c;
+}
+
+void shift_by(IntCoefficients& c, const mpz_class& m) {
+  // Horner's scheme on polynomials: c(x + m) = (...(c_n (x + m) + c_{n-1})(x + m) ...).
+  const std::size_t n = c.size() - 1;
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = n; j-- > i;) mpz_addmul(c[j].get_mpz_t(), m.get_mpz_t(), c[j + 1].get_mpz_t());
+  }
 }
 
 Poly operator+(const Poly& a, const Poly& b) {
@@ -113,16 +154,6 @@ Poly gcd(const Poly& a, const Poly& b) {
 Poly square_free_part(const Poly& p) {
   if (p.degree() <= 1) return p;
   return quotient(p, gcd(p, derivative(p)));
-}
-
-Poly taylor_shift(const Poly& p, const mpq_class& m) {
-  // Horner's scheme on polynomials: p(m + s) = (...(c_n (m + s) + c_{n-1})(m + s) ...).
-  std::vector<mpq_class> c = p.coefficients();
-  const int n = p.degree();
-  for (int i = 0; i < n; ++i) {
-    for (int j = n - 1; j >= i; --j) c[j] += m * c[j + 1];
-  }
-  return Poly(std::move(c));
 }
 
 Poly without_factor(const Poly& p, const Poly& f) {

@@ -23,7 +23,8 @@ class Poly {
   const mpq_class& leading() const { return c_.back(); }
   const std::vector<mpq_class>& coefficients() const { return c_; }
 
-  mpq_class operator()(const mpq_class& t) const;
+  /// Exact sign of p(t), computed in integers (no rational canonical forms).
+  int sign_at(const mpq_class& t) const;
 
   friend Poly operator+(const Poly& a, const Poly& b);
   friend Poly operator-(const Poly& a, const Poly& b);
@@ -44,8 +45,12 @@ Poly remainder(const Poly& a, const Poly& b);
 Poly gcd(const Poly& a, const Poly& b);
 /// p with every repeated factor reduced to a single one (same real roots).
 Poly square_free_part(const Poly& p);
-/// Coefficients of p(m + s) as a polynomial in s.
-Poly taylor_shift(const Poly& p, const mpq_class& m);
+/// Integer coefficients of a polynomial, lowest degree first.
+using IntCoefficients = std::vector<mpz_class>;
+/// The coefficients of k p for the least k > 0 that makes them integers.
+IntCoefficients integer_multiple(const Poly& p);
+/// c(x) := c(x + m).
+void shift_by(IntCoefficients& c, const mpz_class& m);
 /// p divided by f as often as f divides it exactly (f of degree >= 1); p
 /// itself when p is zero. Removes factors without real roots, such as a
 /// positive weight, before roots are isolated.

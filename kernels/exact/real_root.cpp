@@ -22,11 +22,13 @@ double round_up(const mpq_class& v) {
 }
 
 // A double strictly inside (lo, hi), halfway between the extreme such doubles
-// in the ordering of non-negative doubles, if there is one.
+// in the ordering of non-negative doubles, if there is one. For v >= 0,
+// get_d truncates to the largest double <= v, so the least double > lo is
+// the next one up.
 std::optional<double> double_inside(const mpq_class& lo, const mpq_class& hi) {
   assert(sgn(lo) >= 0);
-  double a = round_up(lo), b = round_down(hi);
-  if (mpq_class(a) == lo) a = std::nextafter(a, INFINITY);
+  const double a = std::nextafter(lo.get_d(), INFINITY);
+  double b = hi.get_d();
   if (mpq_class(b) == hi) b = std::nextafter(b, -INFINITY);
   if (a > b) return std::nullopt;
   const auto ua = std::bit_cast<std::uint64_t>(a), ub = std::bit_cast<std::uint64_t>(b);
@@ -35,16 +37,30 @@ std::optional<double> double_inside(const mpq_class& lo, const mpq_class& hi) {
 
 // Nonzero when p keeps one strict sign on [lo, hi]: the Taylor expansion at
 // the midpoint m gives |p(m + s) - p(m)| <= sum_k |c_k| w^k for |s| <= w.
+// In integers: with lo = L / D and hi = H / D over D = lcm of their
+// denominators, m = M / 2D and w = W / 2D for M = L + H, W = H - L; with
+// k p = sum C_i x^i (integers), e(S) = sum C_i (2D)^(n-i) (M + S)^i is
+// (2D)^n k p(m + S / 2D), and the test reads |e_0| > sum_k |e_k| W^k.
 int constant_sign(const Poly& p, const mpq_class& lo, const mpq_class& hi) {
-  const mpq_class m = (lo + hi) / 2, w = (hi - lo) / 2;
-  const Poly shifted = taylor_shift(p, m);
-  if (shifted.is_zero()) return 0;
-  mpq_class bound = 0, wk = 1;
-  for (int k = 1; k <= shifted.degree(); ++k) {
-    wk *= w;
-    bound += abs(shifted[k]) * wk;
+  if (p.is_zero()) return 0;
+  mpz_class d;
+  mpz_lcm(d.get_mpz_t(), lo.get_den_mpz_t(), hi.get_den_mpz_t());
+  const mpz_class l = lo.get_num() * (d / lo.get_den()), h = hi.get_num() * (d / hi.get_den());
+  const mpz_class two_d = 2 * d, w = h - l;
+  IntCoefficients e = integer_multiple(p);
+  mpz_class scale = 1;
+  for (std::size_t i = e.size() - 1; i-- > 0;) {
+    scale *= two_d;
+    e[i] *= scale;
   }
-  return abs(shifted[0]) > bound ? sgn(shifted[0]) : 0;
+  shift_by(e, l + h);
+  mpz_class bound = 0, wk = 1;
+  for (std::size_t k = 1; k < e.size(); ++k) {
+    wk *= w;
+    e[k] = abs(e[k]);
+    mpz_addmul(bound.get_mpz_t(), wk.get_mpz_t(), e[k].get_mpz_t());
+  }
+  return mpz_cmpabs(e[0].get_mpz_t(), bound.get_mpz_t()) > 0 ? sgn(e[0]) : 0;
 }
 
 // Sturm sequence of a square-free polynomial: roots in (a, b] = V(a) - V(b).
@@ -60,7 +76,7 @@ std::vector<Poly> sturm_sequence(const Poly& p) {
 int sign_variations(const std::vector<Poly>& sturm, const mpq_class& x) {
   int count = 0, last = 0;
   for (const Poly& p : sturm) {
-    const int s = sgn(p(x));
+    const int s = p.sign_at(x);
     if (s == 0) continue;
     if (last != 0 && s != last) ++count;
     last = s;
@@ -74,8 +90,8 @@ void isolate(const Poly& q, const std::vector<Poly>& sturm, const mpq_class& a,
   const int count = va - vb;
   if (count == 0) return;
   if (count == 1) {
-    if (sgn(q(b)) == 0) return out.push_back(RealRoot::rational(b));
-    if (sgn(q(a)) != 0) return out.push_back(RealRoot(q, a, b));
+    if (q.sign_at(b) == 0) return out.push_back(RealRoot::rational(b));
+    if (q.sign_at(a) != 0) return out.push_back(RealRoot(q, a, b));
   }
   const mpq_class m = (a + b) / 2;
   const int vm = sign_variations(sturm, m);
@@ -92,15 +108,15 @@ RealRoot RealRoot::rational(const mpq_class& value) {
 }
 
 RealRoot::RealRoot(Poly q, mpq_class lo, mpq_class hi)
-    : q_(std::move(q)), lo_(std::move(lo)), hi_(std::move(hi)), sign_lo_(sgn(q_(lo_))) {
-  assert(lo_ < hi_ && sign_lo_ != 0 && sign_lo_ == -sgn(q_(hi_)));
+    : q_(std::move(q)), lo_(std::move(lo)), hi_(std::move(hi)), sign_lo_(q_.sign_at(lo_)) {
+  assert(lo_ < hi_ && sign_lo_ != 0 && sign_lo_ == -q_.sign_at(hi_));
 }
 
 void RealRoot::refine() {
   if (is_rational()) return;
   const std::optional<double> inside = double_inside(lo_, hi_);
   const mpq_class m = inside ? mpq_class(*inside) : mpq_class((lo_ + hi_) / 2);
-  const int s = sgn(q_(m));
+  const int s = q_.sign_at(m);
   if (s == 0) {
     *this = rational(m);
   } else if (s == sign_lo_) {
@@ -111,17 +127,17 @@ void RealRoot::refine() {
 }
 
 int RealRoot::sign_of(const Poly& p) {
-  if (is_rational()) return sgn(p(lo_));
+  if (is_rational()) return p.sign_at(lo_);
   if (p == q_) return 0;
   // Most signs show on an interval one double wide; only then pay for the gcd
   // that detects an exact zero (p vanishes here iff gcd(p, q) has its root here).
   enclose();
-  if (is_rational()) return sgn(p(lo_));
+  if (is_rational()) return p.sign_at(lo_);
   if (const int s = constant_sign(p, lo_, hi_)) return s;
   const Poly g = gcd(p, q_);
-  if (g.degree() >= 1 && sgn(g(lo_)) != sgn(g(hi_))) return 0;
+  if (g.degree() >= 1 && g.sign_at(lo_) != g.sign_at(hi_)) return 0;
   for (;; refine()) {
-    if (is_rational()) return sgn(p(lo_));
+    if (is_rational()) return p.sign_at(lo_);
     if (const int s = constant_sign(p, lo_, hi_)) return s;
   }
 }
@@ -176,7 +192,7 @@ RealRoot::Enclosure RealRoot::enclose() {
     for (double width = 4 * std::max(std::abs(x), 1e-300) * 0x1p-52; width < 1; width *= 1024) {
       const mpq_class a = std::max(lo_, mpq_class(std::max(0.0, x - width)));
       const mpq_class b = std::min(hi_, mpq_class(x + width));
-      const int sa = sgn(q_(a)), sb = sgn(q_(b));
+      const int sa = q_.sign_at(a), sb = q_.sign_at(b);
       if (sa == 0 || sb == 0) {
         *this = rational(sa == 0 ? a : b);
         break;
@@ -201,17 +217,6 @@ std::optional<RealRoot::Enclosure> earliest(std::optional<RealRoot::Enclosure> a
 
 namespace {
 
-// Integer coefficients of a polynomial, lowest degree first.
-using IntCoefficients = std::vector<mpz_class>;
-
-// c(x) := c(x + 1).
-void shift_by_one(IntCoefficients& c) {
-  const std::size_t n = c.size() - 1;
-  for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t j = n; j-- > i;) c[j] += c[j + 1];
-  }
-}
-
 // For c(x) = k p(a + (b - a) x), k > 0: the sign variations in the
 // coefficients of (1 + x)^n c(1 / (1 + x)), whose positive roots are the
 // images of the roots of p in (a, b). By Descartes' rule of signs their
@@ -219,7 +224,7 @@ void shift_by_one(IntCoefficients& c) {
 // (0 variations: none; 1: exactly one, simple).
 int variations(IntCoefficients c) {
   std::reverse(c.begin(), c.end());
-  shift_by_one(c);
+  shift_by(c, 1);
   int count = 0, last = 0;
   for (const mpz_class& x : c) {
     const int s = sgn(x);
@@ -247,7 +252,7 @@ bool descartes_isolate(const Poly& p, const IntCoefficients& c, const mpq_class&
   IntCoefficients left(c.size());
   for (std::size_t i = 0; i <= n; ++i) mpz_mul_2exp(left[i].get_mpz_t(), c[i].get_mpz_t(), n - i);
   IntCoefficients right = left;
-  shift_by_one(right);
+  shift_by(right, 1);
   if (sgn(right[0]) == 0) return false;  // p vanishes at the midpoint
   const mpq_class m = (a + b) / 2;
   return descartes_isolate(p, left, a, m, depth - 1, out) &&
@@ -263,19 +268,13 @@ std::vector<RealRoot> roots_in_unit_interval(const Poly& p) {
   // isolates them without the gcd and the Sturm sequence (the expensive
   // steps); else, or when it gives up, the Sturm sequence does.
   const mpq_class zero = 0, one = 1;
-  if (p.degree() >= 1 && sgn(p(zero)) != 0 && sgn(p(one)) != 0) {
-    mpz_class denominator = 1;
-    for (const mpq_class& x : p.coefficients()) {
-      mpz_lcm(denominator.get_mpz_t(), denominator.get_mpz_t(), x.get_den_mpz_t());
-    }
-    IntCoefficients c;
-    for (const mpq_class& x : p.coefficients()) c.push_back(x.get_num() * (denominator / x.get_den()));
-    if (descartes_isolate(p, c, zero, one, 8, roots)) return roots;
+  if (p.degree() >= 1 && p.sign_at(zero) != 0 && p.sign_at(one) != 0) {
+    if (descartes_isolate(p, integer_multiple(p), zero, one, 8, roots)) return roots;
     roots.clear();
   }
   const Poly q = square_free_part(p);
   if (q.degree() < 1) return roots;
-  if (sgn(q(zero)) == 0) roots.push_back(RealRoot::rational(zero));
+  if (q.sign_at(zero) == 0) roots.push_back(RealRoot::rational(zero));
   const std::vector<Poly> sturm = sturm_sequence(q);
   isolate(q, sturm, zero, one, sign_variations(sturm, zero), sign_variations(sturm, one), roots);
   return roots;
