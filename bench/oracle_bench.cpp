@@ -1,5 +1,7 @@
 // simdccd_bench oracle: microseconds per query of the exact oracle, one
-// thread, vf and ee, on the sample-queries data set and the random workload.
+// thread, vf and ee, on the sample-queries data set, the random workload and
+// the near-degenerate queries of a turned cloth step.
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <sstream>
@@ -12,6 +14,8 @@
 #include "query_files.hpp"
 #include "random_workload.hpp"
 #include "simdccd/io/query_csv.hpp"
+#include "simdccd/pose.hpp"
+#include "simdccd/step.hpp"
 #include "tally.hpp"
 
 namespace simdccd::bench {
@@ -21,11 +25,17 @@ namespace {
 
 constexpr const char* kUsage =
     R"(simdccd_bench oracle: microseconds per query of the exact rational oracle on
-one thread, vf and ee, on the sample queries (their rational numbers) and on
-the random workload (as `simdccd random --mode oracle`).
+one thread, vf and ee, on the sample queries (their rational numbers), on
+the random workload (as `simdccd random --mode oracle`) and on the queries
+that the kernels leave uncertain in the bundled cloth-funnel step turned by a
+fixed rotation ("turned-step": the cloth then lies in no axis plane, and
+vertices that cross a neighbour's plane on the line of its edge need exact
+arithmetic).
 
-Usage: simdccd_bench oracle [--sample-queries DIR] [--count N] [--seed S] [--out FILE]
+Usage: simdccd_bench oracle [--sample-queries DIR] [--simulation DIR] [--count N]
+                            [--seed S] [--out FILE]
   --sample-queries DIR  default: )" SIMDCCD_SAMPLE_QUERIES R"(
+  --simulation DIR      default: )" SIMDCCD_SIMULATION R"( (its cloth-funnel)
   --count N             random queries per type (default 20000)
   --seed S              random seed (default 1)
   --out FILE            the table as TSV (default: )" SIMDCCD_BENCH_RESULTS R"(/oracle.tsv)
@@ -59,6 +69,33 @@ std::vector<Row> bench_sample_queries(const Engine& oracle, const fs::path& dir)
   return rows;
 }
 
+/// The uncertain queries of cloth-funnel's step 227-228 turned by the unit
+/// quaternion (1, 2, 3, 4) / sqrt(30), decided by the oracle.
+std::vector<Row> bench_turned_step(const Engine& oracle, const fs::path& simulation) {
+  Mesh mesh = read_mesh(simulation / "cloth-funnel" / "frames" / "227.ply",
+                        simulation / "cloth-funnel" / "frames" / "228.ply");
+  const double norm = std::sqrt(30.0);
+  const Pose turn{quaternion_rotation(1 / norm, 2 / norm, 3 / norm, 4 / norm), {}};
+  for (std::vector<Vec3>* frame : {&mesh.x0, &mesh.x1}) {
+    for (Vec3& p : *frame) p = apply(turn, p);
+  }
+  StepOptions options;
+  options.narrow.mode = Mode::conservative;
+  options.threads = 1;
+  const StepResult step = ccd_step(mesh, options);
+  std::vector<Row> rows;
+  Progress progress;
+  for (const QueryType type : {QueryType::vertex_face, QueryType::edge_edge}) {
+    SoaBatch batch(type);
+    for (const Collision& c : type == QueryType::vertex_face ? step.vf : step.ee) {
+      if (c.status == Status::uncertain) batch.push(pair_query(mesh, type, {c.a, c.b}).query);
+    }
+    progress.set_stage("turned-step " + std::string(to_string(type)));
+    rows.push_back({"turned-step", type, decide_and_count(oracle, Batch{batch}, {}, nullptr, progress)});
+  }
+  return rows;
+}
+
 double micros_per_query(const Tally& t) {
   return t.queries == 0 ? 0.0 : 1e6 * t.seconds / static_cast<double>(t.queries);
 }
@@ -66,12 +103,14 @@ double micros_per_query(const Tally& t) {
 }  // namespace
 
 int run_oracle_bench(std::span<const std::string_view> argv) {
-  static constexpr OptionSpec kOptions[] = {{"--sample-queries", true}, {"--count", true},
-                                            {"--seed", true},           {"--out", true},
-                                            {"--help", false},          {"-h", false}};
+  static constexpr OptionSpec kOptions[] = {{"--sample-queries", true}, {"--simulation", true},
+                                            {"--count", true},          {"--seed", true},
+                                            {"--out", true},            {"--help", false},
+                                            {"-h", false}};
   const Args args(argv, kOptions);
   if (help_requested(args, kUsage)) return 0;
   const fs::path sample_dir(args.value("--sample-queries").value_or(SIMDCCD_SAMPLE_QUERIES));
+  const fs::path simulation(args.value("--simulation").value_or(SIMDCCD_SIMULATION));
   const std::uint64_t count = parse_uint("--count", args.value("--count").value_or("20000"));
   const std::uint64_t seed = parse_uint("--seed", args.value("--seed").value_or("1"));
   const fs::path out(args.value("--out").value_or(SIMDCCD_BENCH_RESULTS "/oracle.tsv"));
@@ -87,6 +126,7 @@ int run_oracle_bench(std::span<const std::string_view> argv) {
       rows.push_back({"random", type, decide_random(oracle, type, count, seed, nullptr, progress)});
     }
   }
+  for (Row& row : bench_turned_step(oracle, simulation)) rows.push_back(std::move(row));
 
   std::ostringstream tsv;
   tsv << "# simdccd_bench oracle, one thread, random seed " << seed << "\n# cpu: " << cpu

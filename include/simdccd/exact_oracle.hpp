@@ -5,7 +5,8 @@
 //   [0,1] are isolated by a Sturm sequence of its square-free part;
 // - at each root, in increasing order, inclusion (point in closed triangle, or
 //   closed segments intersecting) is decided from exact signs of polynomials at
-//   that algebraic number;
+//   that algebraic number (one component of the cross products suffices there:
+//   the points are coplanar, docs/linear.md#the-exact-oracle);
 // - if the cubic is identically zero the query reduces, exactly, to contact at
 //   t=0 or a point-edge (VF) / endpoint-on-edge (EE) contact, and those reduce to
 //   point-point contact when the point stays on the edge's line.
