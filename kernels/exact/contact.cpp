@@ -23,13 +23,18 @@ bool is_zero_at(const PolyVec3& v, RealRoot& t) {
   return t.sign_of(v[0]) == 0 && t.sign_of(v[1]) == 0 && t.sign_of(v[2]) == 0;
 }
 
-// Point p on the closed segment [a, b] at time t (a point when a(t) = b(t)).
-bool point_on_segment(const PolyVec3& p, const PolyVec3& a, const PolyVec3& b, RealRoot& t) {
+// Point p on the closed segment [a, b] at a time t when it is on the line
+// through a and b (any p when a(t) = b(t): then the segment is a point).
+bool collinear_point_on_segment(const PolyVec3& p, const PolyVec3& a, const PolyVec3& b, RealRoot& t) {
   const PolyVec3 d = b - a, ap = p - a;
   if (is_zero_at(d, t)) return is_zero_at(ap, t);
-  if (!is_zero_at(cross(d, ap), t)) return false;
   const Poly along = dot(ap, d);  // in [0, |d|^2] on the segment
   return t.sign_of(along) >= 0 && t.sign_of(dot(d, d) - along) >= 0;
+}
+
+// Point p on the closed segment [a, b] at time t (a point when a(t) = b(t)).
+bool point_on_segment(const PolyVec3& p, const PolyVec3& a, const PolyVec3& b, RealRoot& t) {
+  return is_zero_at(cross(b - a, p - a), t) && collinear_point_on_segment(p, a, b, t);
 }
 
 // Component k of a x b.
@@ -115,11 +120,12 @@ std::optional<Enclosure> point_edge_contact(const PolyVec3& p, const PolyVec3& a
     // Always collinear: the point enters the segment through an endpoint,
     // unless it starts on it (the segment may also shrink to a point).
     RealRoot zero = RealRoot::rational(0);
-    if (point_on_segment(p, a, b, zero)) return Enclosure{0, 0};
+    if (collinear_point_on_segment(p, a, b, zero)) return Enclosure{0, 0};
     return earliest(point_point_contact(p, a), point_point_contact(p, b));
   }
+  // At the roots of g, p is on the line through a and b (or a = b).
   for (RealRoot& t : roots_in_unit_interval(g)) {
-    if (point_on_segment(p, a, b, t)) return t.enclose();
+    if (collinear_point_on_segment(p, a, b, t)) return t.enclose();
   }
   return std::nullopt;
 }

@@ -107,8 +107,17 @@ RealRoot RealRoot::rational(const mpq_class& value) {
   return r;
 }
 
-RealRoot::RealRoot(Poly q, mpq_class lo, mpq_class hi)
-    : q_(std::move(q)), lo_(std::move(lo)), hi_(std::move(hi)), sign_lo_(q_.sign_at(lo_)) {
+namespace {
+// k q with integer coefficients (k > 0): the same roots and signs, and the
+// many signs a root's refinement takes need no common denominator.
+Poly integer_form(const Poly& q) {
+  const IntCoefficients c = integer_multiple(q);
+  return Poly(std::vector<mpq_class>(c.begin(), c.end()));
+}
+}  // namespace
+
+RealRoot::RealRoot(const Poly& q, mpq_class lo, mpq_class hi)
+    : q_(integer_form(q)), lo_(std::move(lo)), hi_(std::move(hi)), sign_lo_(q_.sign_at(lo_)) {
   assert(lo_ < hi_ && sign_lo_ != 0 && sign_lo_ == -q_.sign_at(hi_));
 }
 
