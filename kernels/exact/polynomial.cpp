@@ -82,7 +82,7 @@ IntCoefficients integer_multiple(const Poly& p) {
 
 void shift_by(IntCoefficients& c, const mpz_class& m) {
   // Horner's scheme on polynomials: c(x + m) = (...(c_n (x + m) + c_{n-1})(x + m) ...).
-  const std::size_t n = c.size() - 1;
+  const std::size_t n = c.empty() ? 0 : c.size() - 1;
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t j = n; j-- > i;) mpz_addmul(c[j].get_mpz_t(), m.get_mpz_t(), c[j + 1].get_mpz_t());
   }
