@@ -7,7 +7,9 @@ Each PYTHON_DIR holds a build's `simdccd` module (BUILD/python). Draws N
 queries (default 4000) of each family below, VF and EE: small-integer
 coordinates (exact coplanarity, collinearity, shared points), flat ones (z = 0
 at both times: always coplanar), and flat and integer ones turned by a random
-rotation and shifted (the degeneracy rounded off by 1e-16). Each build decides
+rotation and shifted (the degeneracy rounded off by 1e-16), the turned ones
+scaled by 2^-400 and 2^50, and random ones whose t=0 points are 2^-200 times
+smaller than their t=1 points. Each build decides
 them with mode 'oracle' and 'exact' (one thread) in a process of its own; the
 answers (hit, toi, status) must be equal. Prints and writes (default
 oracle_builds.tsv) microseconds per query per build, family, type and mode.
@@ -37,6 +39,12 @@ def families(rng, n):
         turned = rng.integers(-2, 3, size=(n, 8, 3)).astype(float) @ turn.T
         out['turned-int-' + typ] = (typ, turned)
         out['shifted-' + typ] = (typ, turned * 1e-3 + 0.7)
+        # Far from scale 1, and mixed scales: large integers in the oracle.
+        out['tiny-' + typ] = (typ, turned * 2.0**-400)
+        out['huge-' + typ] = (typ, turned * 2.0**50)
+        mixed = rng.random((n, 8, 3))
+        mixed[:, :4] *= 2.0**-200
+        out['mixed-' + typ] = (typ, mixed)
     return out
 
 
