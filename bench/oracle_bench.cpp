@@ -14,7 +14,6 @@
 #include "query_files.hpp"
 #include "random_workload.hpp"
 #include "simdccd/io/query_csv.hpp"
-#include "simdccd/pose.hpp"
 #include "simdccd/step.hpp"
 #include "tally.hpp"
 
@@ -75,10 +74,7 @@ std::vector<Row> bench_turned_step(const Engine& oracle, const fs::path& simulat
   Mesh mesh = read_mesh(simulation / "cloth-funnel" / "frames" / "227.ply",
                         simulation / "cloth-funnel" / "frames" / "228.ply");
   const double norm = std::sqrt(30.0);
-  const Pose turn{quaternion_rotation(1 / norm, 2 / norm, 3 / norm, 4 / norm), {}};
-  for (std::vector<Vec3>* frame : {&mesh.x0, &mesh.x1}) {
-    for (Vec3& p : *frame) p = apply(turn, p);
-  }
+  transform(mesh, Pose{quaternion_rotation(1 / norm, 2 / norm, 3 / norm, 4 / norm), {}});
   StepOptions options;
   options.narrow.mode = Mode::conservative;
   options.threads = 1;

@@ -83,5 +83,17 @@ TEST_CASE("mesh.read_mesh rejects frames of different meshes") {
   CHECK(m.faces.size() == 18484);
 }
 
+TEST_CASE("mesh.transform moves both frames by the pose, faces and edges kept") {
+  // A quarter turn about z (x -> y, y -> -x) then a shift by (1, 2, 3): exact
+  // in doubles, so (1, 0, 0) lands on (1, 3, 3) and (0, 1, 0) on (0, 2, 3).
+  Mesh m = make_mesh({{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}, {{0, 1, 0}, {0, 0, 0}, {2, 0, 0}}, {{0, 1, 2}});
+  const std::vector<Edge> edges = m.edges;
+  transform(m, Pose{{0, -1, 0, 1, 0, 0, 0, 0, 1}, {1, 2, 3}});
+  CHECK(m.x0 == std::vector<Vec3>{{1, 3, 3}, {0, 2, 3}, {1, 2, 4}});
+  CHECK(m.x1 == std::vector<Vec3>{{0, 2, 3}, {1, 2, 3}, {1, 4, 3}});
+  CHECK(m.faces == std::vector<Triangle>{{0, 1, 2}});
+  CHECK(m.edges == edges);
+}
+
 }  // namespace
 }  // namespace simdccd

@@ -9,7 +9,6 @@
 #include "scenes.hpp"
 #include "step_determinism.hpp"
 #include "simdccd/exact_oracle.hpp"
-#include "simdccd/pose.hpp"
 #include "simdccd/step.hpp"
 
 namespace simdccd {
@@ -143,10 +142,7 @@ TEST_CASE("step.a turned scene: exact mode equals the oracle on every candidate"
   // triangle's size off the edge), which the unturned scene decides in the plane.
   Mesh m = test::kScenes[0].mesh();
   const double norm = std::sqrt(30.0);
-  const Pose turn{quaternion_rotation(1 / norm, 2 / norm, 3 / norm, 4 / norm), {}};
-  for (std::vector<Vec3>* frame : {&m.x0, &m.x1}) {
-    for (Vec3& p : *frame) p = apply(turn, p);
-  }
+  transform(m, Pose{quaternion_rotation(1 / norm, 2 / norm, 3 / norm, 4 / norm), {}});
   StepOptions o = with_mode(Mode::exact);
   o.keep_candidates = true;
   const StepResult exact = ccd_step(m, o);

@@ -10,6 +10,7 @@
 #include <span>
 #include <vector>
 
+#include "simdccd/pose.hpp"
 #include "simdccd/query.hpp"
 
 namespace simdccd {
@@ -43,6 +44,11 @@ Mesh make_mesh(std::vector<Vec3> x0, std::vector<Vec3> x1, std::vector<Triangle>
 /// and std::invalid_argument (naming both files) when their vertex counts or
 /// faces differ.
 Mesh read_mesh(const std::filesystem::path& frame0, const std::filesystem::path& frame1);
+
+/// Moves both frames of `mesh` by the rigid placement `pose` (each position
+/// rounded to doubles once): the same motion in another orientation, for
+/// checking that answers and costs do not hinge on the axes.
+void transform(Mesh& mesh, const Pose& pose);
 
 /// Element ids of the simulation data set (its README): vertex i is i, edge k
 /// is nV + k, face j is nV + nE + j.

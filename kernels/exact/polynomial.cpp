@@ -42,12 +42,14 @@ void Poly::trim() {
   while (!c_.empty() && sgn(c_.back()) == 0) c_.pop_back();
 }
 
+bool Poly::has_integer_coefficients() const { return std::all_of(c_.begin(), c_.end(), is_integer); }
+
 int Poly::sign_at(const mpq_class& t) const {
   if (is_zero()) return 0;
   // With t = a / b (b > 0) and integers C_i = k c_i (k > 0), p(t) has the
   // sign of b^n k p(t) = sum C_i a^i b^(n-i): Horner's scheme in integers.
   // Integer coefficients (the common case) are read in place.
-  const bool integer_p = std::all_of(c_.begin(), c_.end(), is_integer);
+  const bool integer_p = has_integer_coefficients();
   const IntCoefficients scaled = integer_p ? IntCoefficients{} : integer_multiple(*this);
   const auto coefficient = [&](int i) -> mpz_srcptr {
     return integer_p ? mpq_numref(c_[i].get_mpq_t()) : scaled[i].get_mpz_t();

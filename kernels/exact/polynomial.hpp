@@ -23,6 +23,7 @@ class Poly {
   const mpq_class& leading() const { return c_.back(); }
   const std::vector<mpq_class>& coefficients() const { return c_; }
 
+  bool has_integer_coefficients() const;
   /// Exact sign of p(t), computed in integers (no rational canonical forms).
   int sign_at(const mpq_class& t) const;
 

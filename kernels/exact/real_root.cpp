@@ -108,16 +108,18 @@ RealRoot RealRoot::rational(const mpq_class& value) {
 }
 
 namespace {
-// k q with integer coefficients (k > 0): the same roots and signs, and the
-// many signs a root's refinement takes need no common denominator.
-Poly integer_form(const Poly& q) {
+// k q with integer coefficients (k > 0; q itself when they are): the same
+// roots and signs, and the many signs a root's refinement takes need no
+// common denominator.
+Poly integer_form(Poly q) {
+  if (q.has_integer_coefficients()) return q;
   const IntCoefficients c = integer_multiple(q);
   return Poly(std::vector<mpq_class>(c.begin(), c.end()));
 }
 }  // namespace
 
-RealRoot::RealRoot(const Poly& q, mpq_class lo, mpq_class hi)
-    : q_(integer_form(q)), lo_(std::move(lo)), hi_(std::move(hi)), sign_lo_(q_.sign_at(lo_)) {
+RealRoot::RealRoot(Poly q, mpq_class lo, mpq_class hi)
+    : q_(integer_form(std::move(q))), lo_(std::move(lo)), hi_(std::move(hi)), sign_lo_(q_.sign_at(lo_)) {
   assert(lo_ < hi_ && sign_lo_ != 0 && sign_lo_ == -q_.sign_at(hi_));
 }
 

@@ -15,7 +15,7 @@ namespace simdccd::exact {
 class RealRoot {
  public:
   static RealRoot rational(const mpq_class& value);
-  RealRoot(const Poly& q, mpq_class lo, mpq_class hi);
+  RealRoot(Poly q, mpq_class lo, mpq_class hi);
 
   bool is_rational() const { return lo_ == hi_; }
   const mpq_class& lo() const { return lo_; }

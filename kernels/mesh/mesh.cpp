@@ -62,6 +62,12 @@ Mesh make_mesh(std::vector<Vec3> x0, std::vector<Vec3> x1, std::vector<Triangle>
   return mesh;
 }
 
+void transform(Mesh& mesh, const Pose& pose) {
+  for (std::vector<Vec3>* frame : {&mesh.x0, &mesh.x1}) {
+    for (Vec3& p : *frame) p = apply(pose, p);
+  }
+}
+
 Mesh read_mesh(const std::filesystem::path& frame0, const std::filesystem::path& frame1) {
   PlyMesh a = read_ply(frame0);
   PlyMesh b = read_ply(frame1);
