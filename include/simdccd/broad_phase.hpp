@@ -89,9 +89,12 @@ void compute_diagonal_slabs(const Mesh& mesh, double margin, MeshBoxes& out);
 /// like compute_swept_boxes'. A vertex with a non-finite coordinate, and every
 /// vertex of a body whose displacement is not finite, gets the whole space.
 /// Deterministic (a fixed order of sums). `out.body` is left empty (no frame
-/// test) when the vertices move at least 3/4 as much in their frames as in
-/// the world (turning or deforming bodies): the test would not pay.
-/// `out` keeps its memory. Precondition: margin >= 0 and finite.
+/// test) when the elements' extent over the step in their frames (mean edge
+/// length plus mean vertex motion in the frame) is at least 3/4 of their
+/// extent in the world (turning or deforming bodies, or bodies that move
+/// little for their size): the test would not pay.
+/// `out` keeps its memory. Precondition: margin >= 0 and finite; the mesh's
+/// indices in range.
 void compute_body_frames(const Mesh& mesh, double margin, BodyFrames& out);
 
 /// A candidate: (vertex, face) for VF; (edge, edge), first < second, for EE.
