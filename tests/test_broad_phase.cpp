@@ -560,11 +560,13 @@ TEST_CASE("broad.body frames: a translating body's own pairs are those whose box
   CHECK(2 * (got.vf.size() + got.ee.size()) < all.vf.size() + all.ee.size());
 }
 
-TEST_CASE("broad.body frames: kept for a translating body, none for one that turns in place") {
+TEST_CASE("broad.body frames: kept for a translating body, none for one that turns in place or barely moves") {
   // The triangle (0,0,0), (3,0,0), (0,3,0), its centroid (1,1,0). A half turn
   // about the centroid (p -> 2 c - p) leaves its mean displacement D at 0, so
   // its motion in the frame equals its motion in the world: frames cannot pay.
-  // Moved by (5, 0, 0) instead, it does not move in its frame at all.
+  // Moved by (5, 0, 0) instead, it does not move in its frame at all. Its
+  // edges' mean L1 length is (3 + 3 + 6) / 3 = 4, so a translation by t (L1)
+  // keeps frames iff 4 + 0 < 3/4 (4 + t), that is t > 4/3: not for (1.3, 0, 0).
   const std::vector<Vec3> x0 = {{0, 0, 0}, {3, 0, 0}, {0, 3, 0}};
   const auto moved = [&](auto f) {
     Mesh m;
@@ -577,6 +579,10 @@ TEST_CASE("broad.body frames: kept for a translating body, none for one that tur
   BodyFrames f;
   compute_body_frames(moved([](const Vec3& p) { return Vec3{2 - p.x, 2 - p.y, p.z}; }), 0, f);
   CHECK(f.body.empty());
+  compute_body_frames(moved([](const Vec3& p) { return Vec3{p.x + 1.3, p.y, p.z}; }), 0, f);
+  CHECK(f.body.empty());
+  compute_body_frames(moved([](const Vec3& p) { return Vec3{p.x, p.y + 0.7, p.z - 0.7}; }), 0, f);
+  CHECK(f.body.size() == 3);  // t = 1.4
   compute_body_frames(moved([](const Vec3& p) { return Vec3{p.x + 5, p.y, p.z}; }), 0, f);
   REQUIRE(f.body.size() == 3);
   REQUIRE(f.vertices.size() == 3);
