@@ -135,10 +135,12 @@ double sweep_window(const Set& set, const LargeVector<std::int32_t>& order) {
   return sum / double(sample_count(n));
 }
 
-// Measured on the bundled scenes (cloth-funnel and n-body gain from a grid,
-// rod-twist loses: its boxes overlap 575 others on the sweep axis, listed
-// 2.25 times each).
-constexpr double kListCost = 320;
+// Measured on the bundled scenes and copies turned to a general orientation
+// (scan saved per box against listings a box: n-body 5,718 against 2.29,
+// turned 6,336 against 2.25, gain; cloth-funnel 630 against 1.32 gains about
+// 10% on two threads, turned 580 against 1.28 neither gains nor loses;
+// rod-twist 592 against 2.25 loses 30%, turned 873 against 2.02 loses 15%).
+constexpr double kListCost = 450;
 
 // The sampled finite boxes' hull and widths on the two off axes, each box
 // weighing as many of its set as it stands for.
