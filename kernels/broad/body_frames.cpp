@@ -78,18 +78,25 @@ void compute_body_frames(const Mesh& mesh, double margin, BodyFrames& out) {
     for (int k = 0; k < 3; ++k) m.travel += std::abs(e.b[k] - e.a[k]), m.spread += std::abs(e.moved[k] - e.a[k]);
     return m;
   });
-  // The elements' size: the mean L1 length of the edges at t = 0.
-  const std::size_t m = mesh.edges.size();
-  const double size = broad::block_sum<double>(m, [&](std::size_t e) {
-    const Vec3 &a = mesh.x0[mesh.edges[e][0]], &b = mesh.x0[mesh.edges[e][1]];
-    return std::abs(b.x - a.x) + std::abs(b.y - a.y) + std::abs(b.z - a.z);
-  }) / double(std::max<std::size_t>(m, 1));
   // Bodies that turn or deform about as much as they travel, or that move
-  // little for their elements' size: the frame test would cost the sweep
-  // more than it saves (NaN sums: kept, it is sound). Decided first: their
-  // frame boxes are then not computed.
+  // little for their elements' size (the mean L1 length of the edges at
+  // t = 0): the frame test would cost the sweep more than it saves (NaN sums:
+  // kept, it is sound). Decided first: their frame boxes are then not computed.
   const double vertices = double(std::max<std::size_t>(n, 1));
-  if (size + motion.spread / vertices >= kFramesPay * (size + motion.travel / vertices)) return out.body.clear();
+  const auto frames_idle = [&](double size) {
+    return size + motion.spread / vertices >= kFramesPay * (size + motion.travel / vertices);
+  };
+  const auto mean_edge_length = [&] {
+    const std::size_t m = mesh.edges.size();
+    return broad::block_sum<double>(m, [&](std::size_t e) {
+             const Vec3 &a = mesh.x0[mesh.edges[e][0]], &b = mesh.x0[mesh.edges[e][1]];
+             return std::abs(b.x - a.x) + std::abs(b.y - a.y) + std::abs(b.z - a.z);
+           }) /
+           double(std::max<std::size_t>(m, 1));
+  };
+  // Idle at size 0 means idle at any size (the test only gets harder as the
+  // size grows): turning bodies skip the pass over the edges.
+  if (frames_idle(0) || frames_idle(mean_edge_length())) return out.body.clear();
   out.vertices.resize(n);
   broad::for_each_block(n, [&](std::size_t v) {
     const Ends e = ends(v);
