@@ -3,20 +3,22 @@
 // of what they left uncertain:
 //  1. screen every query: input validity, swept-box separation (exact float
 //     comparisons), the coplanarity cubic's Bernstein signs (no root on [0,1]),
-//     certified separation along the direction between the primitives,
 //     projected orientations of opposite signs over the whole step, or on
 //     each quarter of it where the cubic may have a root
 //     (orientation_screen-inl.h);
-//  2. compact the remaining candidates and, piece by piece between the
-//     critical points of the cubic in time order, within the window the
-//     quarters of the screen left open, certify each root, refine it
-//     to a bracket of width `tolerance` and run the area-inclusion test on the
-//     bracket (the shared stage 2 of simd/cubic_solve-inl.h). A piece that
-//     cannot be classified (a nearly double root, or a cubic that may vanish
-//     identically: the degenerate case of section 4.2 of Huh et al.) is cut in
-//     parts, and a part is dismissed only when the projected primitives are
-//     certified apart during all of it (a contact in 3D would be one in the
-//     projection too, coplanar or not).
+//  2. compact the remaining candidates, dismiss those certified apart all
+//     step along the direction between the primitives (bodies moving side
+//     by side, rigidly or nearly, whose cubic is too small to certify; run
+//     on the few candidates, since it decides few queries) and, piece by
+//     piece between the critical points of the cubic in time order, within
+//     the window the quarters of the screen left open, certify each root,
+//     refine it to a bracket of width `tolerance` and run the area-inclusion
+//     test on the bracket (the shared stage 2 of simd/cubic_solve-inl.h). A
+//     piece that cannot be classified (a nearly double root, or a cubic that
+//     may vanish identically: the degenerate case of section 4.2 of Huh et
+//     al.) is cut in parts, and a part is dismissed only when the projected
+//     primitives are certified apart during all of it (a contact in 3D
+//     would be one in the projection too, coplanar or not).
 // The first certified inclusion is a hit with toi = bracket low end, a lower
 // bound of the earliest contact time (earlier pieces were certified root-free
 // or outside). Anything not certified is uncertain, with toi = the low end of
@@ -135,9 +137,6 @@ void screen(Tile& t, const double* const* coord, std::size_t i) {
         w0, w1, quarters_first);
     t.screen_order = quarters_first ? std::min(t.screen_order + 1, 7) : std::max(t.screen_order - 2, 0);
   }
-  // Separation over the whole step decides the bodies that move side by side
-  // (rigidly or nearly), whose cubic is too small to certify.
-  if (!L::all(miss)) miss = L::either(miss, separated_over_interval<L, kType, false, true>(q, L::set(0), L::set(1)));
   const V verdict = L::select(miss, miss_value, verdict_value<L>(Verdict::candidate));
   L::store(L::select(valid, verdict, invalid), t.verdict + i);
   L::store(b0, t.cubic[0] + i), L::store(b1, t.cubic[1] + i);
@@ -158,12 +157,17 @@ void decide_tile(Tile& t, double tolerance) {
   detail::for_each_vector<L>(t.coord, t.count,
                              [&](const double* const* coord, std::size_t i) { detail::screen<L, kType>(t, coord, i); });
 
-  simd::SIMDCCD_TARGET_NAMESPACE::solve_candidates<L>(t, tolerance, [](const double* const* coord, std::size_t i) {
-    return [q = QueryLanes<L>{coord, i}](typename L::V lo, typename L::V hi, typename L::M enough,
-                                         typename L::M& inside, typename L::M& outside) {
-      area_inclusion<L, kType>(q, lo, hi, enough, inside, outside);
-    };
-  });
+  simd::SIMDCCD_TARGET_NAMESPACE::solve_candidates<L>(
+      t, tolerance,
+      [](const double* const* coord, std::size_t i) {
+        return [q = QueryLanes<L>{coord, i}](typename L::V lo, typename L::V hi, typename L::M enough,
+                                             typename L::M& inside, typename L::M& outside) {
+          area_inclusion<L, kType>(q, lo, hi, enough, inside, outside);
+        };
+      },
+      [](const double* const* coord, std::size_t i) {
+        return separated_over_interval<L, kType, false, true>(QueryLanes<L>{coord, i}, L::set(0), L::set(1));
+      });
   // Uncertain queries, one at a time (only stage 2 leaves queries uncertain):
   // - a point of one primitive equal to one of the other's at t = 0 (an
   //   unwelded seam: two mesh vertices at one place) is a contact at t* = 0;

@@ -234,16 +234,20 @@ std::size_t compact_candidates(const double* verdict, std::size_t rows, const Mo
 /// candidates, as linear::Tile and rigid::Tile have), so that vectors of stage
 /// 2 are full, solves them with solve_cubic, the inclusion test of each vector
 /// made by `make_inclusion(coord, i)` (coord: the compacted rows), and writes
-/// the answers back. A first round runs one pass, which settles most
-/// candidates; those with pieces left are compacted again for a second round,
-/// which finishes them, so that both rounds run on full vectors. Only the
-/// candidates' query numbers are compacted; each round then copies their
-/// rows one double at a time, all before the first vector is solved, so that
-/// no vector load waits on those stores (a gather a row for each vector of
-/// candidates was slower on AMD Zen 5, and a compress and a store a row for
-/// nearly every vector of the tile slower still).
-template <class L, class TileT, class MakeInclusion>
-void solve_candidates(TileT& t, double tolerance, const MakeInclusion& make_inclusion) {
+/// the answers back. `dismiss(coord, i)`, the lanes of a compacted vector
+/// certainly without contact, runs first: a screen of stage 1 that decides
+/// few queries costs there a vector for nearly every query, here one for the
+/// few candidates (its misses leave before root isolation, as if screened,
+/// and `candidates` counts only the others). A first round runs one pass,
+/// which settles most candidates; those with pieces left are compacted again
+/// for a second round, which finishes them, so that both rounds run on full
+/// vectors. Only the candidates' query numbers are compacted; each round then
+/// copies their rows one double at a time, all before the first vector is
+/// solved, so that no vector load waits on those stores (a gather a row for
+/// each vector of candidates was slower on AMD Zen 5, and a compress and a
+/// store a row for nearly every vector of the tile slower still).
+template <class L, class TileT, class MakeInclusion, class Dismiss>
+void solve_candidates(TileT& t, double tolerance, const MakeInclusion& make_inclusion, const Dismiss& dismiss) {
   using M = typename L::M;
   constexpr std::size_t kRows = std::extent_v<decltype(t.coord)>;
   const std::size_t lanes = L::lanes();
@@ -257,31 +261,55 @@ void solve_candidates(TileT& t, double tolerance, const MakeInclusion& make_incl
     for (std::size_t i = 0; i < kTileSize; ++i) query[i] = static_cast<double>(i);
     return query;
   }();
+  const auto compact_origin = [&](std::size_t i, M keep, std::size_t n) {
+    return L::compress_store(L::load(origin + i), keep, origin + n);
+  };
+  // The rows of the candidates in `origin`, padding repeating the last one;
+  // returns the padded count.
+  const auto copy_rows = [&](std::size_t rows) {
+    const std::size_t padded = padded_count(rows, lanes);
+    std::fill(origin + rows, origin + padded, origin[rows - 1]);
+    for (std::size_t c = 0; c < padded; ++c) {
+      const auto o = static_cast<std::size_t>(origin[c]);
+      for (std::size_t k = 0; k < kRows; ++k) t.candidate_coord[k][c] = t.coord[k][o];
+      for (std::size_t k = 0; k < kCubicRows; ++k) t.candidate_cubic[k][c] = t.cubic[k][o];
+    }
+    std::fill(t.candidate_verdict, t.candidate_verdict + padded, candidate);
+    return padded;
+  };
+  const double* coord[kRows];
+  for (std::size_t k = 0; k < kRows; ++k) coord[k] = t.candidate_coord[k];
+  const double* cubic[kCubicRows];
+  for (std::size_t k = 0; k < kCubicRows; ++k) cubic[k] = t.candidate_cubic[k];
   // Stage 1's padding repeats the last query: its copies are no candidates.
   const std::size_t screened = padded_count(t.count, lanes);
   std::fill(t.verdict + t.count, t.verdict + screened, settled);
   std::size_t rows = compact_candidates<L>(t.verdict, screened, [&](std::size_t i, M keep, std::size_t n) {
     return L::compress_store(L::load(kQuery.data() + i), keep, origin + n);
   });
+  std::size_t padded = rows > 0 ? copy_rows(rows) : 0;
+  bool dismissed = false;
+  for (std::size_t i = 0; i < padded; i += lanes) {
+    const M gone = dismiss(static_cast<const double* const*>(coord), i);
+    if (!L::any(gone)) continue;
+    L::store(L::select(gone, verdict_value<L>(Verdict::miss), L::set(candidate)), t.candidate_verdict + i);
+    dismissed = true;
+  }
+  if (dismissed) {
+    for (std::size_t c = 0; c < rows; ++c) {
+      if (t.candidate_verdict[c] != candidate) t.verdict[static_cast<std::size_t>(origin[c])] = settled;
+    }
+    std::fill(t.candidate_verdict + rows, t.candidate_verdict + padded, settled);
+    rows = compact_candidates<L>(t.candidate_verdict, padded, compact_origin);
+    padded = rows > 0 ? copy_rows(rows) : 0;
+  }
   t.candidates = rows;
   for (std::size_t c = 0; c < rows; ++c) t.index[c] = static_cast<std::uint16_t>(origin[c]);
   std::fill(cursor, cursor + rows, 0.0);
-  const double* coord[kRows];
-  for (std::size_t k = 0; k < kRows; ++k) coord[k] = t.candidate_coord[k];
-  const double* cubic[kCubicRows];
-  for (std::size_t k = 0; k < kCubicRows; ++k) cubic[k] = t.candidate_cubic[k];
   for (int round = 0; rows > 0; ++round) {
-    // Padding repeats the last candidate.
-    const std::size_t padded = padded_count(rows, lanes);
-    std::fill(origin + rows, origin + padded, origin[rows - 1]);
+    if (round > 0) padded = copy_rows(rows);
     std::fill(cursor + rows, cursor + padded, cursor[rows - 1]);
-    std::fill(t.candidate_verdict, t.candidate_verdict + padded, candidate);
     const int passes = round == 0 ? 1 : kPieces;
-    for (std::size_t c = 0; c < padded; ++c) {
-      const auto o = static_cast<std::size_t>(origin[c]);
-      for (std::size_t k = 0; k < kRows; ++k) t.candidate_coord[k][c] = t.coord[k][o];
-      for (std::size_t k = 0; k < kCubicRows; ++k) t.candidate_cubic[k][c] = t.cubic[k][o];
-    }
     for (std::size_t i = 0; i < padded; i += lanes) {
       solve_cubic<L>(cubic, t.candidate_verdict, t.candidate_toi, cursor, i, passes, tolerance,
                      make_inclusion(static_cast<const double* const*>(coord), i));
@@ -296,9 +324,16 @@ void solve_candidates(TileT& t, double tolerance, const MakeInclusion& make_incl
     std::fill(t.candidate_verdict + rows, t.candidate_verdict + padded, settled);
     rows = compact_candidates<L>(t.candidate_verdict, padded, [&](std::size_t i, M keep, std::size_t n) {
       L::compress_store(L::load(cursor + i), keep, cursor + n);
-      return L::compress_store(L::load(origin + i), keep, origin + n);
+      return compact_origin(i, keep, n);
     });
   }
+}
+
+/// solve_candidates with nothing dismissed before root isolation.
+template <class L, class TileT, class MakeInclusion>
+void solve_candidates(TileT& t, double tolerance, const MakeInclusion& make_inclusion) {
+  solve_candidates<L>(t, tolerance, make_inclusion,
+                      [](const double* const*, std::size_t) { return L::lt(L::set(1), L::set(0)); });
 }
 
 }  // namespace simdccd::simd::SIMDCCD_TARGET_NAMESPACE
