@@ -1,6 +1,7 @@
 // simdccd_bench convex: the convex pipeline's phases next to the peer
 // libraries on the same inputs: GJK pairs per second (distance and
-// intersection queries, per thread count) with libccd's and Bullet's GJK on
+// intersection queries, and the intersection flags alone, per thread count)
+// with libccd's and Bullet's GJK on
 // the same random polytope pairs, every answer judged by the exact distance;
 // and the persistent sweep and prune's time per frame against a fresh sort
 // and sweep of the same boxes.
@@ -11,6 +12,7 @@
 #include <cstdio>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <tbb/parallel_for.h>
@@ -35,8 +37,8 @@ constexpr const char* kUsage =
     R"(simdccd_bench convex: GJK on --count random polytope pairs
 (convex/random_pairs.hpp; 4 to V vertices a polytope, for each V of
 --max-vertices): pairs per second of simdccd's batched GJK (distance and
-intersection-only queries, each implementation of --targets and thread count
-of --threads), of libccd 2.1's
+intersection-only queries, and gjk_intersect_batch's flags alone, each
+implementation of --targets and thread count of --threads), of libccd 2.1's
 ccdGJKIntersect and of Bullet 3.24's btGjkPairDetector (double build, margin 0,
 distance) on one thread, when found at build time; every answer judged against
 the exact distance (wrong: outside simdccd's documented tolerance band). Then
@@ -101,6 +103,18 @@ std::vector<GjkRow> bench_gjk(std::size_t count, std::uint64_t seed, int max_ver
   });
   std::vector<GjkRow> rows;
   std::vector<GjkResult> results(count);
+  // The fastest of `repeat` timed calls after one that warms the caches, and its stats.
+  const auto fastest_call = [&](auto call) {
+    call();
+    std::pair<double, GjkBatchStats> best{INFINITY, {}};
+    for (int r = 0; r < repeat; ++r) {
+      const auto start = std::chrono::steady_clock::now();
+      const GjkBatchStats stats = call();
+      best = std::min(best, std::pair{seconds_since(start), stats},
+                      [](const auto& x, const auto& y) { return x.first < y.first; });
+    }
+    return best;
+  };
   const std::string before = active_implementation();
   for (const std::string& target : targets) {
     set_implementation(target);
@@ -108,14 +122,7 @@ std::vector<GjkRow> bench_gjk(std::size_t count, std::uint64_t seed, int max_ver
       GjkOptions options;
       options.intersection_only = intersection;
       for (const int threads : thread_list) {
-        gjk_batch(shapes, batch, results, options, threads);  // warm the caches
-        GjkBatchStats stats;
-        double seconds = INFINITY;
-        for (int r = 0; r < repeat; ++r) {
-          const auto start = std::chrono::steady_clock::now();
-          stats = gjk_batch(shapes, batch, results, options, threads);
-          seconds = std::min(seconds, seconds_since(start));
-        }
+        const auto [seconds, stats] = fastest_call([&] { return gjk_batch(shapes, batch, results, options, threads); });
         GjkRow row{max_vertices, intersection ? "simdccd intersection" : "simdccd distance", target, threads,
                    double(count) / seconds, stats.intersecting};
         for (std::size_t i = 0; i < count; ++i) {
@@ -126,6 +133,17 @@ std::vector<GjkRow> bench_gjk(std::size_t count, std::uint64_t seed, int max_ver
         }
         rows.push_back(row);
       }
+    }
+    // The flags alone (gjk_intersect_batch), judged with the tolerances of
+    // the intersection runs just above.
+    std::vector<Overlap> overlap(count);
+    std::vector<char> flags(count);
+    for (const int threads : thread_list) {
+      const auto [seconds, stats] = fastest_call([&] { return gjk_intersect_batch(shapes, batch, overlap, {}, threads); });
+      GjkRow row{max_vertices, "simdccd flags", target, threads, double(count) / seconds, stats.intersecting};
+      for (std::size_t i = 0; i < count; ++i) flags[i] = overlap[i] == Overlap::intersecting;
+      count_wrong_flags(flags, exact, results, row);
+      rows.push_back(row);
     }
   }
   set_implementation(before);

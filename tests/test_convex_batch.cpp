@@ -3,6 +3,7 @@
 // pairs of every class (convex/random_pairs.hpp).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <stdexcept>
@@ -192,6 +193,62 @@ TEST_CASE("convex.gjk batch: bad entries are flagged invalid, the others answere
   CHECK(t.invalid == invalid);
   CHECK(t.intersecting == intersecting);
   CHECK(intersecting > 0);
+}
+
+TEST_CASE("convex.gjk intersect batch: each flag is gjk()'s intersecting, on every implementation and thread count") {
+  // All 25 kind pairs (two polytopes too large for the lanes run alone),
+  // then entries gjk() rejects: a shape index past the list and a pose
+  // whose "rotation" scales by 2.
+  Scene scene = mixed_scene(250, 1500, 12);
+  Pose skewed;
+  skewed.R[0] = 2;
+  scene.pairs.push_back({0, 250, {}, {}});
+  scene.pairs.push_back({1, 2, skewed, {}});
+  const std::size_t n = scene.pairs.size();
+  std::vector<Overlap> expected(n);
+  std::uint64_t intersecting = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const ShapePair& p = scene.pairs[i];
+    if (p.a >= scene.shapes.size() || p.b >= scene.shapes.size()) {
+      expected[i] = Overlap::invalid;
+      continue;
+    }
+    const GjkResult r = gjk(scene.shapes[p.a], p.pose_a, scene.shapes[p.b], p.pose_b);
+    expected[i] = !r.valid ? Overlap::invalid : r.intersecting ? Overlap::intersecting : Overlap::separate;
+    intersecting += r.intersecting;
+  }
+  CHECK(expected[n - 1] == Overlap::invalid);
+  CHECK(intersecting > n / 5);
+  CHECK(intersecting < n - n / 5);
+  GjkOptions test_only;
+  test_only.intersection_only = true;
+  std::vector<GjkResult> full(n);
+  const GjkBatchStats reference = gjk_batch(scene.shapes, scene.pairs, full, test_only, 1);
+  const std::string before = active_implementation();
+  for (const std::string& impl : runnable_implementations()) {
+    CAPTURE(impl);
+    REQUIRE(set_implementation(impl));
+    for (const int threads : {1, 2}) {
+      std::vector<Overlap> got(n, Overlap::separate);
+      const GjkBatchStats s = gjk_intersect_batch(scene.shapes, scene.pairs, got, {}, threads);
+      std::size_t differ = 0;
+      for (std::size_t i = 0; i < n; ++i) differ += got[i] != expected[i];
+      CHECK(differ == 0);
+      CHECK(s.intersecting == intersecting);
+      CHECK(s.invalid == 2);
+      CHECK(s.not_converged == reference.not_converged);
+      CHECK(s.iterations == reference.iterations);
+    }
+  }
+  set_implementation(before);
+  // Options out of range: every pair invalid; a short output: an exception.
+  GjkOptions bad;
+  bad.tolerance = 0;
+  std::vector<Overlap> got(n);
+  CHECK(gjk_intersect_batch(scene.shapes, scene.pairs, got, bad).invalid == n);
+  CHECK(std::count(got.begin(), got.end(), Overlap::invalid) == static_cast<std::ptrdiff_t>(n));
+  std::vector<Overlap> short_out(n - 1);
+  CHECK_THROWS_AS(gjk_intersect_batch(scene.shapes, scene.pairs, short_out), std::invalid_argument);
 }
 
 TEST_CASE("convex.gjk judge: every random pair of every class agrees with the exact distance, both queries") {

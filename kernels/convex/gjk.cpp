@@ -256,7 +256,7 @@ void finish_lane(const GjkLanes<K>& lanes, std::size_t l, const GjkPair& p, GjkR
   }
   const double vv = lanes.vv[l];
   const double d = std::sqrt(vv);
-  r.intersecting = vv <= lanes.hit2[l];
+  r.intersecting = lane_intersecting(lanes, l);
   r.distance = r.intersecting ? 0 : d - margin;
   r.lower_bound = r.intersecting ? 0 : std::max(0.0, lanes.lb[l] - margin);
   if (r.lower_bound > 0) r.separating_axis = (-1 / lanes.lb_norm[l]) * get_row(lanes.lb_dir, l);

@@ -39,16 +39,16 @@ GjkBatchStats& operator+=(GjkBatchStats& s, const GjkBatchStats& t) {
 
 // A pair's order in a part: its kind pair, then the vertex counts of a and
 // b (up to 31), 5 bits each, above its index.
-std::uint64_t sort_key(const ConvexShape& a, const ConvexShape& b, std::uint32_t index) {
+std::uint64_t sort_key(const ConvexShape& a, const ConvexShape& b, bool far, std::uint32_t index) {
   const auto count = [](const ConvexShape& s) { return std::min<std::uint64_t>(s.vertices.size(), 31); };
   const std::uint64_t kinds = static_cast<std::uint64_t>(a.kind) * 5 + static_cast<std::uint64_t>(b.kind);
-  return (kinds << 10 | count(a) << 5 | count(b)) << 32 | index;
+  return (kinds << 11 | std::uint64_t{far} << 10 | count(a) << 5 | count(b)) << 32 | index;
 }
 
 // `keyed` sorted by key (a stable counting sort per 5-bit digit, least
 // significant first; none for a digit all share). `scratch`: as long.
 void sort_by_key(std::vector<std::uint64_t>& keyed, std::vector<std::uint64_t>& scratch) {
-  for (int shift = 32; shift < 47; shift += 5) {
+  for (int shift = 32; shift < 52; shift += 5) {
     const auto digit = [shift](std::uint64_t e) { return static_cast<std::size_t>(e >> shift & 31); };
     std::array<std::uint32_t, 33> start{};
     for (const std::uint64_t e : keyed) ++start[digit(e) + 1];
@@ -59,25 +59,18 @@ void sort_by_key(std::vector<std::uint64_t>& keyed, std::vector<std::uint64_t>& 
   }
 }
 
-}  // namespace
-
-GjkBatchStats gjk_batch(std::span<const ConvexShape> shapes, std::span<const ShapePair> pairs,
-                        std::span<GjkResult> results, const GjkOptions& options, int threads,
-                        std::span<const GjkWarmStart> warm) {
-  if (results.size() != pairs.size() || (!warm.empty() && warm.size() != pairs.size())) {
-    throw std::invalid_argument("gjk_batch: results and warm must have one entry a pair");
-  }
+// The pairs over cores and lanes; `out` takes each answer: out.invalid(i),
+// out.alone(i, r) for a pair run by gjk_alone(), out.prefetch(i) when pair i
+// takes a lane and out.lane(lanes, l, pair, i) once the kernel ran it.
+template <class Out>
+GjkBatchStats run_batch(std::span<const ConvexShape> shapes, std::span<const ShapePair> pairs,
+                        std::span<const GjkWarmStart> warm, const GjkOptions& options, int threads, Out& out) {
   const GjkFunction kernel = active_gjk_kernel();
   const bool options_ok = is_valid(options);
   // Each pair's shapes' reach, or NaN for an invalid shape. Cached buffers
   // (large_vector.hpp): a batch of 10^5 pairs faulted in megabytes of fresh
   // pages every call (12% of its time on one thread).
   LargeVector<double> reach(2 * pairs.size());
-  const auto count = [](GjkBatchStats& stats, const GjkResult& r) {
-    stats.intersecting += r.intersecting;
-    stats.not_converged += !r.intersecting && !r.converged;
-    stats.iterations += r.iterations;
-  };
   const auto pair_of = [&](std::uint32_t i) {
     const ShapePair& p = pairs[i];
     return GjkPair{&shapes[p.a], reach[2 * i], &p.pose_a, &shapes[p.b], reach[2 * i + 1], &p.pose_b,
@@ -98,15 +91,21 @@ GjkBatchStats gjk_batch(std::span<const ConvexShape> shapes, std::span<const Sha
                       is_valid(p.pose_b) && !std::isnan(reach[2 * i] = checked_reach(shapes[p.a])) &&
                       !std::isnan(reach[2 * i + 1] = checked_reach(shapes[p.b]));
       if (!ok) {
-        results[i] = GjkResult{};
+        out.invalid(i);
         ++stats.invalid;
       } else if (shapes[p.a].vertices.size() > kLaneVertices || shapes[p.b].vertices.size() > kLaneVertices ||
                  (std::max({reach[2 * i], reach[2 * i + 1], max_abs(p.pose_a.x), max_abs(p.pose_b.x)}) < 0x1p-62 &&
                   pair_scale(pair_of(i)) != 0)) {
-        results[i] = gjk_alone(pair_of(i), options);
-        count(stats, results[i]);
+        const GjkResult r = gjk_alone(pair_of(i), options);
+        stats.intersecting += r.intersecting;
+        stats.not_converged += !r.intersecting && !r.converged;
+        stats.iterations += r.iterations;
+        out.alone(i, r);
       } else {
-        keyed.push_back(sort_key(shapes[p.a], shapes[p.b], i));
+        // Pairs whose bounding spheres are apart mostly finish in two
+        // iterations: sorted apart from the others, a vector's lanes end together.
+        const double gap = norm(p.pose_a.x - p.pose_b.x) - reach[2 * i] - reach[2 * i + 1];
+        keyed.push_back(sort_key(shapes[p.a], shapes[p.b], gap > 0, i));
       }
     }
     // Sorted by kind pair, then by vertex counts: a vector's lanes then mostly
@@ -124,10 +123,7 @@ GjkBatchStats gjk_batch(std::span<const ConvexShape> shapes, std::span<const Sha
       for (std::size_t k = begin; k < end; ++k) {
         const ShapePair& p = pairs[order[k]];
         fill_lane(*lanes, k - begin, pair_of(order[k]), options);
-        // Its answer's lines, for writing after the kernel: answers go out
-        // in the sorted order, scattered over the part's results.
-        const auto* answer = reinterpret_cast<const char*>(&results[order[k]]);
-        for (std::size_t line = 0; line < sizeof(GjkResult); line += 64) __builtin_prefetch(answer + line, 1);
+        out.prefetch(order[k]);
         longest[0] = std::max(longest[0], shapes[p.a].vertices.size());
         longest[1] = std::max(longest[1], shapes[p.b].vertices.size());
       }
@@ -155,9 +151,12 @@ GjkBatchStats gjk_batch(std::span<const ConvexShape> shapes, std::span<const Sha
       for (std::size_t l = end - begin; l < kGjkBatch; ++l) lanes->live[l] = 0;
       kernel(*lanes);
       for (std::size_t k = begin; k < end; ++k) {
-        GjkResult& r = results[order[k]];
-        finish_lane(*lanes, k - begin, pair_of(order[k]), r);
-        count(stats, r);
+        const std::size_t l = k - begin;
+        const bool hit = lane_intersecting(*lanes, l);
+        stats.intersecting += hit;
+        stats.not_converged += !hit && !(lanes->converged[l] > 0);
+        stats.iterations += static_cast<std::uint64_t>(lanes->iterations[l]);
+        out.lane(*lanes, l, pair_of(order[k]), order[k]);
       }
     }
     return stats;
@@ -171,6 +170,50 @@ GjkBatchStats gjk_batch(std::span<const ConvexShape> shapes, std::span<const Sha
   if (threads <= 0) return body();
   tbb::task_arena arena(threads);
   return arena.execute(body);
+}
+
+}  // namespace
+
+GjkBatchStats gjk_batch(std::span<const ConvexShape> shapes, std::span<const ShapePair> pairs,
+                        std::span<GjkResult> results, const GjkOptions& options, int threads,
+                        std::span<const GjkWarmStart> warm) {
+  if (results.size() != pairs.size() || (!warm.empty() && warm.size() != pairs.size())) {
+    throw std::invalid_argument("gjk_batch: results and warm must have one entry a pair");
+  }
+  struct Results {
+    std::span<GjkResult> r;
+    void invalid(std::uint32_t i) { r[i] = GjkResult{}; }
+    void alone(std::uint32_t i, const GjkResult& a) { r[i] = a; }
+    // The answer's lines, for writing after the kernel: answers go out in
+    // the sorted order, scattered over the part's results.
+    void prefetch(std::uint32_t i) {
+      const auto* answer = reinterpret_cast<const char*>(&r[i]);
+      for (std::size_t line = 0; line < sizeof(GjkResult); line += 64) __builtin_prefetch(answer + line, 1);
+    }
+    void lane(const GjkLanes<kGjkBatch>& lanes, std::size_t l, const GjkPair& p, std::uint32_t i) {
+      finish_lane(lanes, l, p, r[i]);
+    }
+  } out{results};
+  return run_batch(shapes, pairs, warm, options, threads, out);
+}
+
+GjkBatchStats gjk_intersect_batch(std::span<const ConvexShape> shapes, std::span<const ShapePair> pairs,
+                                  std::span<Overlap> overlap, const GjkOptions& options, int threads) {
+  if (overlap.size() != pairs.size()) {
+    throw std::invalid_argument("gjk_intersect_batch: overlap must have one entry a pair");
+  }
+  struct Flags {
+    std::span<Overlap> f;
+    void invalid(std::uint32_t i) { f[i] = Overlap::invalid; }
+    void alone(std::uint32_t i, const GjkResult& a) { f[i] = a.intersecting ? Overlap::intersecting : Overlap::separate; }
+    void prefetch(std::uint32_t) {}
+    void lane(const GjkLanes<kGjkBatch>& lanes, std::size_t l, const GjkPair&, std::uint32_t i) {
+      f[i] = lane_intersecting(lanes, l) ? Overlap::intersecting : Overlap::separate;
+    }
+  } out{overlap};
+  GjkOptions test = options;
+  test.intersection_only = true;
+  return run_batch(shapes, pairs, {}, test, threads, out);
 }
 
 }  // namespace simdccd::convex

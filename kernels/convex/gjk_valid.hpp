@@ -35,6 +35,12 @@ void fill_lane(GjkLanes<K>& lanes, std::size_t lane, const GjkPair& pair, const 
 template <std::size_t K>
 void finish_lane(const GjkLanes<K>& lanes, std::size_t lane, const GjkPair& pair, GjkResult& r);
 
+/// Whether the pair of a lane the kernel ran intersects (GjkResult::intersecting).
+template <std::size_t K>
+bool lane_intersecting(const GjkLanes<K>& lanes, std::size_t lane) {
+  return lanes.vv[lane] <= lanes.hit2[lane];
+}
+
 /// gjk() of a valid pair: one lane on plain doubles, the polytopes scanned in place.
 GjkResult gjk_one(const GjkPair& pair, const GjkOptions& options);
 

@@ -2,7 +2,7 @@
 // oneTBB and over the SIMD lanes of the active implementation (targets.hpp),
 // one pair a lane: shapes are listed once, pairs name them by index. Each
 // pair's answer is gjk()'s, bit for bit, for any thread count and
-// implementation.
+// implementation. gjk_intersect_batch(): the intersection flags alone.
 #pragma once
 
 #include <cstdint>
@@ -32,5 +32,22 @@ struct GjkBatchStats {
 GjkBatchStats gjk_batch(std::span<const ConvexShape> shapes, std::span<const ShapePair> pairs,
                         std::span<GjkResult> results, const GjkOptions& options = {}, int threads = 0,
                         std::span<const GjkWarmStart> warm = {});
+
+/// What gjk_intersect_batch() says of a pair.
+enum class Overlap : std::uint8_t {
+  separate,      ///< gjk()'s `intersecting` is false
+  intersecting,  ///< ... true
+  invalid,       ///< gjk()'s answer is invalid (a shape, pose or option out of range, or an index past the shapes)
+};
+
+/// The intersection test alone, for a broad phase's candidate pairs:
+/// overlap[i] is gjk_batch()'s answer for pair i (cold start) read as
+/// invalid, intersecting or separate, under `options` with intersection_only
+/// set (which never changes the `intersecting` flag: gjk.hpp). No closest
+/// points, features or warm starts are made: the answer is one byte a pair.
+/// The stats are gjk_batch()'s with intersection_only. Throws
+/// std::invalid_argument when overlap is not as long as pairs.
+GjkBatchStats gjk_intersect_batch(std::span<const ConvexShape> shapes, std::span<const ShapePair> pairs,
+                                  std::span<Overlap> overlap, const GjkOptions& options = {}, int threads = 0);
 
 }  // namespace simdccd::convex
