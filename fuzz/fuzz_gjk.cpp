@@ -20,7 +20,7 @@
 // guarantee of gjk.hpp), the two queries' intersecting flags equal, and the
 // warm answer's as the cold one's outside the tolerance band; and gjk_batch()
 // on every runnable implementation answers as gjk() does, bit for bit, cold
-// and warm, in and out of the domain. Any violation prints the pair and aborts.
+// and warm, in and out of the domain, and gjk_intersect_batch() flags as it. Any violation prints the pair and aborts.
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -149,6 +149,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     gjk_batch(shapes, {&pair, 1}, {&cold, 1}, {}, 1);
     gjk_batch(shapes, {&pair, 1}, {&warmed, 1}, {}, 1, {&distance.warm, 1});
     if (!identical(cold, distance) || !identical(warmed, warm_single)) fail("a target's lanes differ from gjk()", sa, pa, sb, pb);
+    Overlap flag = Overlap::separate;
+    gjk_intersect_batch(shapes, {&pair, 1}, {&flag, 1}, {}, 1);
+    const Overlap expected = !distance.valid ? Overlap::invalid : distance.intersecting ? Overlap::intersecting : Overlap::separate;
+    if (flag != expected) fail("a target's intersection flag differs from gjk()", sa, pa, sb, pb);
   }
   if (!in_domain) return 0;
   const std::optional<ExactPolytopeDistance> exact = exact_core_distance(sa, pa, sb, pb);

@@ -1,7 +1,8 @@
 // Many GJK queries over cores and SIMD lanes (convex/gjk_batch.hpp): the
-// pairs sorted by their shapes' kinds and vertex counts so that a vector's
-// lanes run the same support code over about as many vertices, 64 to a
-// batch of the active target's kernel.
+// pairs sorted by their shapes' kinds, by whether they are far apart and by
+// vertex counts so that a vector's lanes run the same support code over
+// about as many vertices for about as many iterations, 64 to a batch of the
+// active target's kernel; full answers or the intersection flags alone.
 #include "simdccd/convex/gjk_batch.hpp"
 
 #include <tbb/blocked_range.h>
@@ -29,6 +30,12 @@ namespace {
 /// the rows then take at most 3 x 256 x 64 doubles (384 KiB) a side.
 constexpr std::size_t kLaneVertices = 256;
 
+void tally(GjkBatchStats& s, bool intersecting, bool converged, std::uint64_t iterations) {
+  s.intersecting += intersecting;
+  s.not_converged += !intersecting && !converged;
+  s.iterations += iterations;
+}
+
 GjkBatchStats& operator+=(GjkBatchStats& s, const GjkBatchStats& t) {
   s.intersecting += t.intersecting;
   s.invalid += t.invalid;
@@ -37,8 +44,9 @@ GjkBatchStats& operator+=(GjkBatchStats& s, const GjkBatchStats& t) {
   return s;
 }
 
-// A pair's order in a part: its kind pair, then the vertex counts of a and
-// b (up to 31), 5 bits each, above its index.
+// A pair's order in a part: its kind pair, whether its bounding spheres are
+// apart (`far`), then the vertex counts of a and b (up to 31, 5 bits each),
+// above its index.
 std::uint64_t sort_key(const ConvexShape& a, const ConvexShape& b, bool far, std::uint32_t index) {
   const auto count = [](const ConvexShape& s) { return std::min<std::uint64_t>(s.vertices.size(), 31); };
   const std::uint64_t kinds = static_cast<std::uint64_t>(a.kind) * 5 + static_cast<std::uint64_t>(b.kind);
@@ -97,9 +105,7 @@ GjkBatchStats run_batch(std::span<const ConvexShape> shapes, std::span<const Sha
                  (std::max({reach[2 * i], reach[2 * i + 1], max_abs(p.pose_a.x), max_abs(p.pose_b.x)}) < 0x1p-62 &&
                   pair_scale(pair_of(i)) != 0)) {
         const GjkResult r = gjk_alone(pair_of(i), options);
-        stats.intersecting += r.intersecting;
-        stats.not_converged += !r.intersecting && !r.converged;
-        stats.iterations += r.iterations;
+        tally(stats, r.intersecting, r.converged, r.iterations);
         out.alone(i, r);
       } else {
         // Pairs whose bounding spheres are apart mostly finish in two
@@ -152,10 +158,8 @@ GjkBatchStats run_batch(std::span<const ConvexShape> shapes, std::span<const Sha
       kernel(*lanes);
       for (std::size_t k = begin; k < end; ++k) {
         const std::size_t l = k - begin;
-        const bool hit = lane_intersecting(*lanes, l);
-        stats.intersecting += hit;
-        stats.not_converged += !hit && !(lanes->converged[l] > 0);
-        stats.iterations += static_cast<std::uint64_t>(lanes->iterations[l]);
+        tally(stats, lane_intersecting(*lanes, l), lanes->converged[l] > 0,
+              static_cast<std::uint64_t>(lanes->iterations[l]));
         out.lane(*lanes, l, pair_of(order[k]), order[k]);
       }
     }
