@@ -109,9 +109,11 @@ GjkBatchStats run_batch(std::span<const ConvexShape> shapes, std::span<const Sha
         out.alone(i, r);
       } else {
         // Pairs whose bounding spheres are apart mostly finish in two
-        // iterations: sorted apart from the others, a vector's lanes end together.
-        const double gap = norm(p.pose_a.x - p.pose_b.x) - reach[2 * i] - reach[2 * i + 1];
-        keyed.push_back(sort_key(shapes[p.a], shapes[p.b], gap > 0, i));
+        // iterations: sorted apart from the others, a vector's lanes end
+        // together. Compared squared: no square root a pair for the key.
+        const Vec3 d = p.pose_a.x - p.pose_b.x;
+        const double reaches = reach[2 * i] + reach[2 * i + 1];
+        keyed.push_back(sort_key(shapes[p.a], shapes[p.b], dot(d, d) > reaches * reaches, i));
       }
     }
     // Sorted by kind pair, then by vertex counts: a vector's lanes then mostly
