@@ -860,6 +860,35 @@ TEST_CASE("convex.gjk: warm starts that do not fit are ignored, and the iteratio
   CHECK(r.distance >= cold.distance - r.tolerance);
 }
 
+TEST_CASE("convex.gjk: an intersection test of shapes whose bounding spheres are apart ends before any support") {
+  // Cubes of half extent 1 (bounding radius sqrt 3 about their centers).
+  // At (0, 0, 0) and (10, 0, 0) the spheres are 10 - 2 sqrt 3 apart: the
+  // plane x = 5 decides the test, with no support point. At (3.6, 0, 0) they
+  // are 0.136 apart: decided too. At (3, 0, 0) the spheres overlap (the cubes
+  // are 1 apart): GJK runs, and so does every distance query; its first
+  // direction is the line of centers, whose plane x = 1 bounds the gap by 1.
+  const ConvexShape cube = box({1, 1, 1});
+  GjkOptions test;
+  test.intersection_only = true;
+  for (const double x : {10.0, 3.6}) {
+    CAPTURE(x);
+    const Pose pb{{1, 0, 0, 0, 1, 0, 0, 0, 1}, {x, 0, 0}};
+    const GjkResult r = gjk(cube, identity, cube, pb, test);
+    REQUIRE(r.valid);
+    CHECK_FALSE(r.intersecting);
+    CHECK_FALSE(r.converged);
+    CHECK(r.iterations == 0);
+    CHECK(r.lower_bound == doctest::Approx(x - 2 * std::sqrt(3.0)));
+    CHECK(r.distance == doctest::Approx(x + 2 * std::sqrt(3.0)));
+    CHECK(r.separating_axis == Vec3{1, 0, 0});  // from a toward b
+    CHECK(gjk(cube, identity, cube, pb).iterations > 0);
+  }
+  const GjkResult near = gjk(cube, identity, cube, Pose{{1, 0, 0, 0, 1, 0, 0, 0, 1}, {3, 0, 0}}, test);
+  CHECK_FALSE(near.intersecting);
+  CHECK(near.iterations > 0);
+  CHECK(near.lower_bound == doctest::Approx(1));
+}
+
 TEST_CASE("convex.gjk: invalid input is flagged") {
   const ConvexShape cube = box({1, 1, 1});
   Pose bad_pose;

@@ -165,10 +165,37 @@ double gjk_tolerance(const GjkOptions& options, double size, double offset) {
   return options.tolerance * size + 0x1p-40 * offset;
 }
 
+namespace {
+
+// tau of a pair whose body origins are `centers` apart.
+double pair_tolerance(const GjkPair& p, const GjkOptions& options, double centers) {
+  return gjk_tolerance(options, p.reach_a + p.reach_b + centers, norm(p.pa->x) + norm(p.pb->x));
+}
+
+}  // namespace
+
+bool spheres_apart(const GjkPair& p, const GjkOptions& options) {
+  if (!options.intersection_only) return false;
+  const double centers = norm(p.pa->x - p.pb->x);
+  return centers - (p.reach_a + p.reach_b) > kApart * pair_tolerance(p, options, centers);
+}
+
+GjkResult spheres_apart_answer(const GjkPair& p, const GjkOptions& options) {
+  const Vec3 d = p.pa->x - p.pb->x;
+  const double centers = norm(d), reaches = p.reach_a + p.reach_b;
+  GjkResult r;
+  r.valid = true;
+  r.tolerance = pair_tolerance(p, options, centers);
+  r.distance = centers + reaches;
+  r.lower_bound = centers - reaches;
+  r.separating_axis = (-1 / centers) * d;
+  r.warm.direction = d;
+  return r;
+}
+
 template <std::size_t K>
 void fill_lane(GjkLanes<K>& lanes, std::size_t l, const GjkPair& p, const GjkOptions& options) {
-  const double tau = gjk_tolerance(options, p.reach_a + p.reach_b + norm(p.pa->x - p.pb->x),
-                                   norm(p.pa->x) + norm(p.pb->x));
+  const double tau = pair_tolerance(p, options, norm(p.pa->x - p.pb->x));
   const Core ca(*p.a, *p.pa), cb(*p.b, *p.pb);
   const Core* core[2] = {&ca, &cb};
   const ConvexShape* shape[2] = {p.a, p.b};
@@ -190,13 +217,13 @@ void fill_lane(GjkLanes<K>& lanes, std::size_t l, const GjkPair& p, const GjkOpt
     lanes.last[s][l] = polytope ? static_cast<double>(c.vertices.size() - 1) : 0;
   }
   // Stop at |v| <= margin + tau/2 (intersecting). An intersection test
-  // only: a plane that holds the shapes 5 tau/8 apart proves D > tau/2, so
-  // the distance query's |v| could never fall to `hit`: both answer alike.
+  // only: a plane that holds the shapes kApart tau apart proves D > tau/2,
+  // so the distance query's |v| could never fall to `hit`: both answer alike.
   const double margin = ca.margin() + cb.margin();
   const double hit = margin + 0.5 * tau;
   lanes.tau[l] = tau;
   lanes.hit2[l] = hit * hit;
-  lanes.apart[l] = options.intersection_only ? margin + 0.625 * tau : INFINITY;
+  lanes.apart[l] = options.intersection_only ? margin + kApart * tau : INFINITY;
   lanes.max_iterations[l] = options.max_iterations;
   lanes.lb[l] = -std::numeric_limits<double>::infinity();
   lanes.iterations[l] = 0;
@@ -367,6 +394,7 @@ GjkResult gjk_alone(const GjkPair& p, const GjkOptions& options) {
 }
 
 GjkResult gjk_one(const GjkPair& pair, const GjkOptions& options) {
+  if (spheres_apart(pair, options)) return spheres_apart_answer(pair, options);
   GjkLanes<1> lane{};
   static_assert(sizeof(Vec3) == 3 * sizeof(double), "a polytope's Vec3 array is its vertex rows");
   lane.vertices[0] = pair.a->kind == ShapeKind::polytope ? &pair.a->vertices[0].x : nullptr;

@@ -8,7 +8,6 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
-#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <array>
@@ -18,6 +17,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "common/arena.hpp"
 #include "common/vec3_math.hpp"
 #include "convex/gjk_kernel_table.hpp"
 #include "convex/gjk_valid.hpp"
@@ -68,8 +68,9 @@ void sort_by_key(std::vector<std::uint64_t>& keyed, std::vector<std::uint64_t>& 
 }
 
 // The pairs over cores and lanes; `out` takes each answer: out.invalid(i),
-// out.alone(i, r) for a pair run by gjk_alone(), out.prefetch(i) when pair i
-// takes a lane and out.lane(lanes, l, pair, i) once the kernel ran it.
+// out.alone(i, r) for a pair run by gjk_alone(), out.apart(i, pair, options)
+// for one decided by spheres_apart(), out.prefetch(i) when pair i takes a
+// lane and out.lane(lanes, l, pair, i) once the kernel ran it.
 template <class Out>
 GjkBatchStats run_batch(std::span<const ConvexShape> shapes, std::span<const ShapePair> pairs,
                         std::span<const GjkWarmStart> warm, const GjkOptions& options, int threads, Out& out) {
@@ -110,10 +111,18 @@ GjkBatchStats run_batch(std::span<const ConvexShape> shapes, std::span<const Sha
       } else {
         // Pairs whose bounding spheres are apart mostly finish in two
         // iterations: sorted apart from the others, a vector's lanes end
-        // together. Compared squared: no square root a pair for the key.
+        // together; an intersection test ends most of them here
+        // (spheres_apart). Compared squared first: no square root for the
+        // others.
         const Vec3 d = p.pose_a.x - p.pose_b.x;
         const double reaches = reach[2 * i] + reach[2 * i + 1];
-        keyed.push_back(sort_key(shapes[p.a], shapes[p.b], dot(d, d) > reaches * reaches, i));
+        const bool far = dot(d, d) > reaches * reaches;
+        if (far && spheres_apart(pair_of(i), options)) {
+          tally(stats, false, false, 0);
+          out.apart(i, pair_of(i), options);
+        } else {
+          keyed.push_back(sort_key(shapes[p.a], shapes[p.b], far, i));
+        }
       }
     }
     // Sorted by kind pair, then by vertex counts: a vector's lanes then mostly
@@ -173,9 +182,7 @@ GjkBatchStats run_batch(std::span<const ConvexShape> shapes, std::span<const Sha
     const auto add = [](GjkBatchStats a, const GjkBatchStats& b) { return a += b; };
     return tbb::parallel_reduce(tbb::blocked_range<std::size_t>(0, pairs.size(), 512), GjkBatchStats{}, run, add);
   };
-  if (threads <= 0) return body();
-  tbb::task_arena arena(threads);
-  return arena.execute(body);
+  return on_threads(threads, body);
 }
 
 }  // namespace
@@ -190,6 +197,7 @@ GjkBatchStats gjk_batch(std::span<const ConvexShape> shapes, std::span<const Sha
     std::span<GjkResult> r;
     void invalid(std::uint32_t i) { r[i] = GjkResult{}; }
     void alone(std::uint32_t i, const GjkResult& a) { r[i] = a; }
+    void apart(std::uint32_t i, const GjkPair& p, const GjkOptions& o) { r[i] = spheres_apart_answer(p, o); }
     // The answer's lines, for writing after the kernel: answers go out in
     // the sorted order, scattered over the part's results.
     void prefetch(std::uint32_t i) {
@@ -212,6 +220,7 @@ GjkBatchStats gjk_intersect_batch(std::span<const ConvexShape> shapes, std::span
     std::span<Overlap> f;
     void invalid(std::uint32_t i) { f[i] = Overlap::invalid; }
     void alone(std::uint32_t i, const GjkResult& a) { f[i] = a.intersecting ? Overlap::intersecting : Overlap::separate; }
+    void apart(std::uint32_t i, const GjkPair&, const GjkOptions&) { f[i] = Overlap::separate; }
     void prefetch(std::uint32_t) {}
     void lane(const GjkLanes<kGjkBatch>& lanes, std::size_t l, const GjkPair&, std::uint32_t i) {
       f[i] = lane_intersecting(lanes, l) ? Overlap::intersecting : Overlap::separate;

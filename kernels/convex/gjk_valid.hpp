@@ -25,6 +25,19 @@ struct GjkPair {
   const GjkWarmStart* warm = nullptr;
 };
 
+/// An intersection test (GjkOptions::intersection_only) stops at a plane
+/// that holds the shapes more than kApart tau apart: then D > tau/2 beyond
+/// the rounding (tau/16), and the distance query too would say separate.
+inline constexpr double kApart = 0.625;
+
+/// Under intersection_only, whether the pair's bounding spheres (radius
+/// reach about the body origins) are more than kApart tau apart: the plane
+/// between them decides the test before any support point.
+bool spheres_apart(const GjkPair& pair, const GjkOptions& options);
+
+/// The answer to such a pair (gjk.hpp's intersection_only).
+GjkResult spheres_apart_answer(const GjkPair& pair, const GjkOptions& options);
+
 /// Lane `lane` := the pair at its start (live); the polytopes' vertex rows
 /// (GjkLanes::vertices) are the caller's.
 template <std::size_t K>

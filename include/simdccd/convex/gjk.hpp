@@ -55,8 +55,13 @@ struct GjkOptions {
   /// An intersection test only: stop as soon as a plane holds the shapes
   /// more than 5 tau/8 apart (then D > tau/2: not intersecting, converged
   /// false, distance and lower_bound only the bounds reached so far). The
-  /// intersecting flag is always the distance query's: such a pair's
-  /// distance can never fall to the intersection threshold.
+  /// first such plane tried lies between the bounding spheres (radius
+  /// reach() about pa.x and pb.x): where they are that far apart the answer
+  /// comes with no support point (iterations 0, lower_bound the spheres'
+  /// gap, distance |pa.x - pb.x| + reach(a) + reach(b), separating_axis
+  /// along pb.x - pa.x, no closest points or features). The intersecting
+  /// flag is always the distance query's: such a pair's distance can never
+  /// fall to the intersection threshold.
   bool intersection_only = false;
 };
 
