@@ -228,7 +228,7 @@ TEST_CASE("convex.gjk intersect batch: each flag is gjk()'s intersecting, on eve
   for (const std::string& impl : runnable_implementations()) {
     CAPTURE(impl);
     REQUIRE(set_implementation(impl));
-    for (const int threads : {1, 2}) {
+    for (const int threads : {1, 2, 1 << 20}) {  // 2^20: above what TBB's arenas take, capped
       std::vector<Overlap> got(n, Overlap::separate);
       const GjkBatchStats s = gjk_intersect_batch(scene.shapes, scene.pairs, got, {}, threads);
       std::size_t differ = 0;
@@ -361,8 +361,10 @@ TEST_CASE("convex.gjk judge: spheres and capsules by their cores, the radii adde
   forged = above;
   forged.intersecting = true;  // 2^-20 is far outside the band (tau about 2^-28)
   CHECK(judge_gjk(forged, cube, {}, rod, lying)->mismatch);
-  // No exact judge for a cylinder.
+  // No exact judge for a cylinder, nor for a shape gjk() rejects (a valid
+  // answer judged against a sphere of NaN radius).
   CHECK_FALSE(judge_gjk(gjk(cube, {}, cylinder(1, 1), b_at), cube, {}, cylinder(1, 1), b_at).has_value());
+  CHECK_FALSE(judge_gjk(good, sphere(std::nan("")), {}, pill, b_at).has_value());
 }
 
 TEST_CASE("convex.gjk judge: pairs far from the origin keep the guarantee") {

@@ -285,6 +285,12 @@ TEST_CASE("convex.toi: invalid input") {
   p.axis = {0, 0, 1};
   p.angle = nan;
   CHECK(time_of_impact(a, RigidPath{}, a, p).status == ToiStatus::invalid_input);
+  // b starts 2^12 below max_magnitude (2^60) along x and moves 2^13 farther:
+  // apart all along, but its end pose is past what GJK accepts.
+  const Pose edge = at({0x1p60 - 0x1p12, 0, 0});
+  const RigidMotion out = RigidMotion::translate({0x1p13, 0, 0});
+  CHECK(time_of_impact(a, at({}), a, edge, out).status == ToiStatus::invalid_input);
+  CHECK(time_of_impact_bisection(a, at({}), a, edge, out).status == ToiStatus::invalid_input);
   CHECK_THROWS(exact_first_contact(sphere(1), at({}), a, at({3, 0, 0}), m));
   // The iteration cap: toi is the last certified time, before the contact.
   o = {};

@@ -92,7 +92,7 @@ TEST_CASE("linear.batch: thread counts, grain sizes and ranges give identical an
       const Options options{mode, 1e-9};
       Answers serial(n);
       const BatchStats s = linear_ccd(batch.view, options, serial.view(), 0, n);
-      for (int threads : {1, 2}) {
+      for (int threads : {1, 2, 1 << 20}) {  // 2^20: above what TBB's arenas take, capped
         for (std::size_t grain : {std::size_t{1}, std::size_t{100}, std::size_t{5000}}) {
           Answers parallel(n);
           const BatchStats p =

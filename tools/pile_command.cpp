@@ -118,7 +118,7 @@ int run_pile(std::span<const std::string_view> argv) {
     JsonObject j;
     j.add("frames", frames).add("bodies", std::uint64_t(options.bodies)).add("seed", options.seed);
     j.add("threads", std::uint64_t(options.threads)).add("checks", options.checks ? "on" : "off");
-    j.add("exact_sample", describe_sample(options.exact_budget));
+    j.add("exact_sample", options.checks ? describe_sample(options.exact_budget) : std::string("none (--no-checks)"));
     j.add("sap_mismatches", std::uint64_t(totals.sap_mismatch_frames));
     j.add("sap_pair_errors", std::uint64_t(totals.sap_pair_errors));
     j.add("gjk_mismatches", std::uint64_t(totals.gjk_mismatches))

@@ -145,7 +145,8 @@ class SortAndSweep {
   std::size_t chunk_count() const { return chunks_.size(); }
   /// Emits the candidates of chunk `c` in batches of at most `batch` pairs.
   void sweep(std::size_t c, std::size_t batch, const CandidateSink& sink) const;
-  /// Every candidate, swept on `threads` threads (0: all cores), in chunk
+  /// Every candidate, swept on `threads` threads (0: all cores; above 4096:
+  /// 4096), in chunk
   /// order: the same vectors for any thread count.
   Candidates candidates(int threads = 0) const;
 

@@ -89,7 +89,7 @@ BatchStats linear_ccd(const IndexedQueries& queries, const Options& options,
                       const BatchResults& out, std::size_t begin, std::size_t end);
 
 struct ParallelOptions {
-  int threads = 0;          ///< 0: all cores (oneTBB's default)
+  int threads = 0;          ///< 0: all cores (oneTBB's default); above 4096: 4096
   std::size_t grain = 1024;  ///< queries per task, at least
 };
 

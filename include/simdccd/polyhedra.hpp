@@ -102,7 +102,7 @@ struct PolyhedronContact {
 
 struct TraceOptions {
   RigidOptions narrow;       ///< mode, tolerance and expel zone e of the kernels
-  int threads = 0;           ///< 0: all cores
+  int threads = 0;           ///< 0: all cores; above 4096: 4096
   bool contact_points = false;  ///< also gather the contacts within e at the end
 };
 

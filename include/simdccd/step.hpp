@@ -49,7 +49,7 @@ struct StepOptions {
   /// the bundled scenes 60% fewer candidates than the boxes alone, the same
   /// collisions.
   bool diagonal_slabs = true;
-  int threads = 0;           ///< 0: all cores
+  int threads = 0;           ///< 0: all cores; above 4096: 4096
   std::size_t batch = 4096;  ///< candidates per narrow-phase call
   bool keep_candidates = false;
   /// Called after each batch with its candidate count, from the worker

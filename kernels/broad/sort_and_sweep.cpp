@@ -5,13 +5,13 @@
 
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
-#include <tbb/task_arena.h>
 
 #include "broad/blocks.hpp"
 #include "broad/diagonal_slabs.hpp"
 #include "broad/lo_order.hpp"
 #include "broad/off_axis_grid.hpp"
 #include "broad/off_axis_scan.hpp"
+#include "common/arena.hpp"
 #include "simdccd/broad_phase.hpp"
 
 namespace simdccd {
@@ -528,11 +528,7 @@ Candidates SortAndSweep::candidates(int threads) const {
       });
     });
   };
-  if (threads <= 0) {
-    body();
-  } else {
-    tbb::task_arena(threads).execute(body);
-  }
+  on_threads(threads, body);
   Candidates all;
   for (const Candidates& c : per_chunk) {
     all.vf.insert(all.vf.end(), c.vf.begin(), c.vf.end());

@@ -5,11 +5,11 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_reduce.h>
-#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <cstddef>
 
+#include "common/arena.hpp"
 #include "simdccd/linear_ccd.hpp"
 #include "simdccd/simd/tile.hpp"
 
@@ -34,9 +34,7 @@ BatchStats run_tiles_parallel(std::size_t count, const ParallelOptions& parallel
         },
         [](BatchStats a, const BatchStats& b) { return a += b; });
   };
-  if (parallel.threads <= 0) return body();
-  tbb::task_arena arena(parallel.threads);
-  return arena.execute(body);
+  return on_threads(parallel.threads, body);
 }
 
 }  // namespace simdccd::simd

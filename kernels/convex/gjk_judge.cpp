@@ -57,6 +57,7 @@ GjkVerdict judge_gjk(const GjkResult& r, const ExactPolytopeDistance& cores, dou
 
 std::optional<ExactPolytopeDistance> exact_core_distance(const ConvexShape& a, const Pose& pa, const ConvexShape& b,
                                                          const Pose& pb) {
+  if (!is_valid(a) || !is_valid(b)) return std::nullopt;  // a NaN radius would reach GMP
   const std::vector<Vec3> core_a = world_core(a, pa), core_b = world_core(b, pb);
   if (!exact_accepts(core_a) || !exact_accepts(core_b)) return std::nullopt;
   return exact_polytope_distance(core_a, core_b);

@@ -21,6 +21,7 @@
 #include "simdccd/convex/gjk_judge.hpp"
 #include "simdccd/convex/time_of_impact.hpp"
 #include "simdccd/rigid_motion.hpp"
+#include "common/arena.hpp"
 
 namespace simdccd::convex {
 
@@ -270,7 +271,7 @@ PileFrameStats PileScene::step() {
   const PileOptions& o = options_;
   const double dt = o.dt;
   const std::size_t n = shapes_.size();
-  const int threads = o.threads > 0 ? o.threads : tbb::info::default_concurrency();
+  const int threads = o.threads > 0 ? std::min(o.threads, kMaxThreads) : tbb::info::default_concurrency();
   tbb::task_arena arena(threads);
   PileFrameStats stats;
   stats.frame = frame_;

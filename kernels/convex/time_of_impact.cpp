@@ -284,7 +284,9 @@ ToiResult separate(const ConvexShape& a, const ConvexShape& b, const Mover& move
                    std::uint32_t iterations, const GjkWarmStart* warm) {
   Pose pa, pb;
   mover.poses(1.0, pa, pb);
-  return finish(ToiStatus::separate, 1, iterations + 1, gjk(a, pa, b, pb, o.gjk, warm));
+  const GjkResult g = gjk(a, pa, b, pb, o.gjk, warm);
+  if (!g.valid) return {};  // the end pose out of GJK's range: invalid_input
+  return finish(ToiStatus::separate, 1, iterations + 1, g);
 }
 
 template <class Mover>

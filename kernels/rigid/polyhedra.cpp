@@ -13,11 +13,11 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
 
 #include "simdccd/broad_phase.hpp"
 #include "simdccd/rigid/tile_io.hpp"
 #include "simdccd/rigid_oracle.hpp"
+#include "common/arena.hpp"
 #include "common/vec3_math.hpp"
 
 namespace simdccd {
@@ -311,11 +311,7 @@ std::size_t PolyhedraScene::decide_uncertain(std::vector<PolyhedronContact>& hit
       tbb::parallel_for(tbb::blocked_range<std::size_t>(decided, end, 1),
                         [&](const tbb::blocked_range<std::size_t>& r) { decide(r.begin(), r.end()); });
     };
-    if (options.threads > 0) {
-      tbb::task_arena(options.threads).execute(chunk);
-    } else {
-      chunk();
-    }
+    on_threads(options.threads, chunk);
     for (std::size_t k = decided; k < end; ++k) bound = std::min(bound, hits[open[k]].fraction);
     decided = end;
   }

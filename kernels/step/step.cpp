@@ -8,8 +8,8 @@
 
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
-#include <tbb/task_arena.h>
 
+#include "common/arena.hpp"
 #include "common/indexed_gather.hpp"
 #include "simdccd/spacetime_ccd.hpp"
 
@@ -134,11 +134,7 @@ StepResult run_step(const Mesh& mesh, MeshBoxes& boxes, SortAndSweep& sweep, boo
     tbb::parallel_for(std::size_t{0}, chunks.size(),
                       [&](std::size_t c) { chunks[c] = run_chunk(mesh, sweep, c, options, decide); });
   };
-  if (options.threads <= 0) {
-    body();
-  } else {
-    tbb::task_arena(options.threads).execute(body);
-  }
+  on_threads(options.threads, body);
   StepResult result;
   StepStats& s = result.stats;
   double sweep_time = 0, narrow_time = 0;

@@ -27,8 +27,8 @@ struct GjkBatchStats {
 
 /// results[i] = gjk(shapes[pairs[i].a], pairs[i].pose_a, shapes[pairs[i].b],
 /// pairs[i].pose_b, options, warm.empty() ? nullptr : &warm[i]). `threads`:
-/// 0 for all cores. Throws std::invalid_argument when results (or a non-empty
-/// warm) is not as long as pairs.
+/// 0 for all cores, above 4096: 4096. Throws std::invalid_argument when
+/// results (or a non-empty warm) is not as long as pairs.
 GjkBatchStats gjk_batch(std::span<const ConvexShape> shapes, std::span<const ShapePair> pairs,
                         std::span<GjkResult> results, const GjkOptions& options = {}, int threads = 0,
                         std::span<const GjkWarmStart> warm = {});

@@ -36,8 +36,8 @@ GjkVerdict judge_gjk(const GjkResult& result, const ExactPolytopeDistance& cores
 
 /// The exact distance between the cores of a at pa and b at pb (world_core()),
 /// for judging several answers on that pair; nullopt where there is no exact
-/// judge: a cylinder, a core of more than exact_max_points points, or one not
-/// finite or beyond exact_max_magnitude.
+/// judge: a shape not is_valid(), a cylinder, a core of more than
+/// exact_max_points points, or one not finite or beyond exact_max_magnitude.
 std::optional<ExactPolytopeDistance> exact_core_distance(const ConvexShape& a, const Pose& pa, const ConvexShape& b,
                                                          const Pose& pb);
 

@@ -49,7 +49,8 @@ struct PileOptions {
   /// hand-set scenes built with PileScene::add_body).
   std::uint32_t bodies = 2000;
   std::uint64_t seed = 1;
-  /// Threads of the parallel phases (gjk, toi, checks); 0: all cores.
+  /// Threads of the parallel phases (gjk, toi, checks); 0: all cores;
+  /// above 4096: 4096.
   int threads = 0;
   double dt = 1.0 / 60;   ///< seconds a frame
   double gravity = 9.81;  ///< m/s^2, along -z
