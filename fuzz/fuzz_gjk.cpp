@@ -20,7 +20,8 @@
 // guarantee of gjk.hpp), the two queries' intersecting flags equal, and the
 // warm answer's as the cold one's outside the tolerance band; and gjk_batch()
 // on every runnable implementation answers as gjk() does, bit for bit, cold
-// and warm, in and out of the domain, and gjk_intersect_batch() flags as it. Any violation prints the pair and aborts.
+// and warm, in and out of the domain, and gjk_intersect_batch() flags as it.
+// Any violation prints the pair and aborts.
 #include <cmath>
 #include <cstdint>
 #include <cstdio>

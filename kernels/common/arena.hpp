@@ -9,7 +9,7 @@
 namespace simdccd {
 
 /// The most threads an arena gets: a larger request is capped (TBB's arenas
-/// crash above 65536; no machine has more cores than this).
+/// crash above 65536; this is far above the cores of the machines we run on).
 inline constexpr int kMaxThreads = 4096;
 
 /// body() on `threads` threads, or where threads <= 0 in the caller's arena

@@ -174,21 +174,24 @@ double pair_tolerance(const GjkPair& p, const GjkOptions& options, double center
 
 }  // namespace
 
-bool spheres_apart(const GjkPair& p, const GjkOptions& options) {
-  if (!options.intersection_only) return false;
-  const double centers = norm(p.pa->x - p.pb->x);
-  return centers - (p.reach_a + p.reach_b) > kApart * pair_tolerance(p, options, centers);
+SpheresTest spheres_test(const GjkPair& p, const GjkOptions& options) {
+  SpheresTest t;
+  if (!options.intersection_only) return t;
+  t.centers = norm(p.pa->x - p.pb->x);
+  t.tau = pair_tolerance(p, options, t.centers);
+  t.apart = t.centers - (p.reach_a + p.reach_b) > kApart * t.tau;
+  return t;
 }
 
-GjkResult spheres_apart_answer(const GjkPair& p, const GjkOptions& options) {
+GjkResult spheres_apart_answer(const GjkPair& p, const SpheresTest& t) {
   const Vec3 d = p.pa->x - p.pb->x;
-  const double centers = norm(d), reaches = p.reach_a + p.reach_b;
+  const double reaches = p.reach_a + p.reach_b;
   GjkResult r;
   r.valid = true;
-  r.tolerance = pair_tolerance(p, options, centers);
-  r.distance = centers + reaches;
-  r.lower_bound = centers - reaches;
-  r.separating_axis = (-1 / centers) * d;
+  r.tolerance = t.tau;
+  r.distance = t.centers + reaches;
+  r.lower_bound = t.centers - reaches;
+  r.separating_axis = (-1 / t.centers) * d;
   r.warm.direction = d;
   return r;
 }
@@ -394,7 +397,7 @@ GjkResult gjk_alone(const GjkPair& p, const GjkOptions& options) {
 }
 
 GjkResult gjk_one(const GjkPair& pair, const GjkOptions& options) {
-  if (spheres_apart(pair, options)) return spheres_apart_answer(pair, options);
+  if (const SpheresTest t = spheres_test(pair, options); t.apart) return spheres_apart_answer(pair, t);
   GjkLanes<1> lane{};
   static_assert(sizeof(Vec3) == 3 * sizeof(double), "a polytope's Vec3 array is its vertex rows");
   lane.vertices[0] = pair.a->kind == ShapeKind::polytope ? &pair.a->vertices[0].x : nullptr;

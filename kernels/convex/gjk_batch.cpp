@@ -68,9 +68,9 @@ void sort_by_key(std::vector<std::uint64_t>& keyed, std::vector<std::uint64_t>& 
 }
 
 // The pairs over cores and lanes; `out` takes each answer: out.invalid(i),
-// out.alone(i, r) for a pair run by gjk_alone(), out.apart(i, pair, options)
-// for one decided by spheres_apart(), out.prefetch(i) when pair i takes a
-// lane and out.lane(lanes, l, pair, i) once the kernel ran it.
+// out.alone(i, r) for a pair run by gjk_alone(), out.apart(i, pair, test)
+// for one its bounding spheres decide (spheres_test()), out.prefetch(i) when
+// pair i takes a lane and out.lane(lanes, l, pair, i) once the kernel ran it.
 template <class Out>
 GjkBatchStats run_batch(std::span<const ConvexShape> shapes, std::span<const ShapePair> pairs,
                         std::span<const GjkWarmStart> warm, const GjkOptions& options, int threads, Out& out) {
@@ -112,14 +112,15 @@ GjkBatchStats run_batch(std::span<const ConvexShape> shapes, std::span<const Sha
         // Pairs whose bounding spheres are apart mostly finish in two
         // iterations: sorted apart from the others, a vector's lanes end
         // together; an intersection test ends most of them here
-        // (spheres_apart). Compared squared first: no square root for the
+        // (spheres_test). Compared squared first: no square root for the
         // others.
         const Vec3 d = p.pose_a.x - p.pose_b.x;
         const double reaches = reach[2 * i] + reach[2 * i + 1];
         const bool far = dot(d, d) > reaches * reaches;
-        if (far && spheres_apart(pair_of(i), options)) {
+        const GjkPair pair = pair_of(i);
+        if (const SpheresTest t = far ? spheres_test(pair, options) : SpheresTest{}; t.apart) {
           tally(stats, false, false, 0);
-          out.apart(i, pair_of(i), options);
+          out.apart(i, pair, t);
         } else {
           keyed.push_back(sort_key(shapes[p.a], shapes[p.b], far, i));
         }
@@ -197,7 +198,7 @@ GjkBatchStats gjk_batch(std::span<const ConvexShape> shapes, std::span<const Sha
     std::span<GjkResult> r;
     void invalid(std::uint32_t i) { r[i] = GjkResult{}; }
     void alone(std::uint32_t i, const GjkResult& a) { r[i] = a; }
-    void apart(std::uint32_t i, const GjkPair& p, const GjkOptions& o) { r[i] = spheres_apart_answer(p, o); }
+    void apart(std::uint32_t i, const GjkPair& p, const SpheresTest& t) { r[i] = spheres_apart_answer(p, t); }
     // The answer's lines, for writing after the kernel: answers go out in
     // the sorted order, scattered over the part's results.
     void prefetch(std::uint32_t i) {
@@ -220,7 +221,7 @@ GjkBatchStats gjk_intersect_batch(std::span<const ConvexShape> shapes, std::span
     std::span<Overlap> f;
     void invalid(std::uint32_t i) { f[i] = Overlap::invalid; }
     void alone(std::uint32_t i, const GjkResult& a) { f[i] = a.intersecting ? Overlap::intersecting : Overlap::separate; }
-    void apart(std::uint32_t i, const GjkPair&, const GjkOptions&) { f[i] = Overlap::separate; }
+    void apart(std::uint32_t i, const GjkPair&, const SpheresTest&) { f[i] = Overlap::separate; }
     void prefetch(std::uint32_t) {}
     void lane(const GjkLanes<kGjkBatch>& lanes, std::size_t l, const GjkPair&, std::uint32_t i) {
       f[i] = lane_intersecting(lanes, l) ? Overlap::intersecting : Overlap::separate;

@@ -30,13 +30,19 @@ struct GjkPair {
 /// the rounding (tau/16), and the distance query too would say separate.
 inline constexpr double kApart = 0.625;
 
-/// Under intersection_only, whether the pair's bounding spheres (radius
-/// reach about the body origins) are more than kApart tau apart: the plane
-/// between them decides the test before any support point.
-bool spheres_apart(const GjkPair& pair, const GjkOptions& options);
+/// The bounding spheres' test of a pair (radius reach about the body
+/// origins): under intersection_only, `apart` where they are more than
+/// kApart tau apart, and the plane between them decides the test before any
+/// support point. `centers` and `tau` are kept for the answer.
+struct SpheresTest {
+  bool apart = false;
+  double centers = 0;  ///< |pa.x - pb.x|
+  double tau = 0;
+};
+SpheresTest spheres_test(const GjkPair& pair, const GjkOptions& options);
 
-/// The answer to such a pair (gjk.hpp's intersection_only).
-GjkResult spheres_apart_answer(const GjkPair& pair, const GjkOptions& options);
+/// The answer to a pair whose test says apart (gjk.hpp's intersection_only).
+GjkResult spheres_apart_answer(const GjkPair& pair, const SpheresTest& test);
 
 /// Lane `lane` := the pair at its start (live); the polytopes' vertex rows
 /// (GjkLanes::vertices) are the caller's.

@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "common/arena.hpp"
 #include "common/splitmix.hpp"
 #include "common/vec3_math.hpp"
 #include "simdccd/convex/exact_distance.hpp"
@@ -21,7 +22,6 @@
 #include "simdccd/convex/gjk_judge.hpp"
 #include "simdccd/convex/time_of_impact.hpp"
 #include "simdccd/rigid_motion.hpp"
-#include "common/arena.hpp"
 
 namespace simdccd::convex {
 
