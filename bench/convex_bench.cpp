@@ -40,8 +40,10 @@ constexpr const char* kUsage =
 intersection-only queries, and gjk_intersect_batch's flags alone, each
 implementation of --targets and thread count of --threads), of libccd 2.1's
 ccdGJKIntersect and of Bullet 3.24's btGjkPairDetector (double build, margin 0,
-distance) on one thread, when found at build time; every answer judged against
-the exact distance (wrong: outside simdccd's documented tolerance band). Then
+distance) on one thread, when found at build time; then each pair class
+(generic, shared_vertex, face_contact, near_contact) alone, simdccd on the
+last target and one thread; every answer judged against the exact distance
+(wrong: outside simdccd's documented tolerance band). Then
 the persistent sweep and prune (convex/persistent_sap.hpp): --boxes boxes moving
 by up to each --speeds step a frame for --frames frames, microseconds per frame
 against a fresh sort and sweep, pair sets compared every frame. Writes
@@ -68,7 +70,8 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 struct GjkRow {
   int max_vertices = 0;
-  std::string who;     ///< e.g. "simdccd distance"
+  std::string pairs = "all";  ///< the pair class (random_pairs.hpp) timed, or all of them
+  std::string who;            ///< e.g. "simdccd distance"
   std::string target;  ///< simdccd's implementation (targets.hpp); "-" for a peer
   int threads = 1;
   double pairs_per_second = 0;
@@ -89,18 +92,21 @@ void count_wrong_flags(const std::vector<char>& intersecting, const std::vector<
   row.wrong = row.false_hits + row.missed;
 }
 
-std::vector<GjkRow> bench_gjk(std::size_t count, std::uint64_t seed, int max_vertices,
-                              const std::vector<int>& thread_list, const std::vector<std::string>& targets,
-                              int repeat) {
-  const std::vector<PolytopePair> pairs = random_polytope_pairs(count, seed, max_vertices);
+/// Pairs to time, with their exact distances and a name for the rows.
+struct PairSet {
+  std::string name;
+  std::vector<PolytopePair> pairs;
+  std::vector<ExactPolytopeDistance> exact;
+};
+
+/// The rows of one pair set: each implementation of `targets` and thread
+/// count of `thread_list`, then the peers on one thread.
+std::vector<GjkRow> time_gjk(const PairSet& set, int max_vertices, const std::vector<int>& thread_list,
+                             const std::vector<std::string>& targets, int repeat) {
+  const std::vector<PolytopePair>& pairs = set.pairs;
+  const std::vector<ExactPolytopeDistance>& exact = set.exact;
+  const std::size_t count = pairs.size();
   const auto [shapes, batch] = polytope_batch(pairs);
-  std::printf("\n%zu pairs, 4 to %d vertices: exact judge...\n", count, max_vertices);
-  std::fflush(stdout);
-  std::vector<ExactPolytopeDistance> exact(count);
-  tbb::parallel_for(std::size_t{0}, count, [&](std::size_t i) {
-    exact[i] = exact_polytope_distance(world_vertices(shapes[2 * i], pairs[i].pose_a),
-                                       world_vertices(shapes[2 * i + 1], pairs[i].pose_b));
-  });
   std::vector<GjkRow> rows;
   std::vector<GjkResult> results(count);
   // The fastest of `repeat` timed calls after one that warms the caches, and its stats.
@@ -123,7 +129,7 @@ std::vector<GjkRow> bench_gjk(std::size_t count, std::uint64_t seed, int max_ver
       options.intersection_only = intersection;
       for (const int threads : thread_list) {
         const auto [seconds, stats] = fastest_call([&] { return gjk_batch(shapes, batch, results, options, threads); });
-        GjkRow row{max_vertices, intersection ? "simdccd intersection" : "simdccd distance", target, threads,
+        GjkRow row{max_vertices, set.name, intersection ? "simdccd intersection" : "simdccd distance", target, threads,
                    double(count) / seconds, stats.intersecting};
         for (std::size_t i = 0; i < count; ++i) {
           const GjkVerdict v = judge_gjk(results[i], exact[i]);
@@ -140,7 +146,7 @@ std::vector<GjkRow> bench_gjk(std::size_t count, std::uint64_t seed, int max_ver
     std::vector<char> flags(count);
     for (const int threads : thread_list) {
       const auto [seconds, stats] = fastest_call([&] { return gjk_intersect_batch(shapes, batch, overlap, {}, threads); });
-      GjkRow row{max_vertices, "simdccd flags", target, threads, double(count) / seconds, stats.intersecting};
+      GjkRow row{max_vertices, set.name, "simdccd flags", target, threads, double(count) / seconds, stats.intersecting};
       for (std::size_t i = 0; i < count; ++i) flags[i] = overlap[i] == Overlap::intersecting;
       count_wrong_flags(flags, exact, results, row);
       rows.push_back(row);
@@ -160,7 +166,7 @@ std::vector<GjkRow> bench_gjk(std::size_t count, std::uint64_t seed, int max_ver
     return best;
   };
   [[maybe_unused]] const auto add_peer = [&](const char* who, const PeerAnswers& answers) {
-    GjkRow row{max_vertices, who, "-", 1, double(count) / answers.seconds,
+    GjkRow row{max_vertices, set.name, who, "-", 1, double(count) / answers.seconds,
                std::uint64_t(std::count(answers.intersecting.begin(), answers.intersecting.end(), 1))};
     count_wrong_flags(answers.intersecting, exact, results, row);
     rows.push_back(row);
@@ -172,10 +178,39 @@ std::vector<GjkRow> bench_gjk(std::size_t count, std::uint64_t seed, int max_ver
   add_peer("bullet distance", fastest([&] { return bullet_gjk(pairs, 1); }));
 #endif
   for (const GjkRow& r : rows) {
-    std::printf("  %-22s %-7s %d thread%s %12.0f pairs/s  %7llu intersecting  %6llu wrong (%llu contacts missed, %llu false hits)\n",
-                r.who.c_str(), r.target.c_str(), r.threads, r.threads == 1 ? " " : "s", r.pairs_per_second,
-                (unsigned long long)r.intersecting, (unsigned long long)r.wrong, (unsigned long long)r.missed,
-                (unsigned long long)r.false_hits);
+    std::printf("  %-13s %-22s %-7s %d thread%s %12.0f pairs/s  %7llu intersecting  %6llu wrong (%llu contacts missed, %llu false hits)\n",
+                r.pairs.c_str(), r.who.c_str(), r.target.c_str(), r.threads, r.threads == 1 ? " " : "s",
+                r.pairs_per_second, (unsigned long long)r.intersecting, (unsigned long long)r.wrong,
+                (unsigned long long)r.missed, (unsigned long long)r.false_hits);
+  }
+  return rows;
+}
+
+/// All `count` pairs on every target and thread count, then each pair class
+/// (random_pairs.hpp) alone on the last target and one thread, next to the
+/// peers: where the ratio to them comes from.
+std::vector<GjkRow> bench_gjk(std::size_t count, std::uint64_t seed, int max_vertices,
+                              const std::vector<int>& thread_list, const std::vector<std::string>& targets,
+                              int repeat) {
+  PairSet all{"all", random_polytope_pairs(count, seed, max_vertices), std::vector<ExactPolytopeDistance>(count)};
+  std::printf("\n%zu pairs, 4 to %d vertices: exact judge...\n", count, max_vertices);
+  std::fflush(stdout);
+  tbb::parallel_for(std::size_t{0}, count, [&](std::size_t i) {
+    const PolytopePair& p = all.pairs[i];
+    all.exact[i] = exact_polytope_distance(world_vertices(polytope(p.a), p.pose_a), world_vertices(polytope(p.b), p.pose_b));
+  });
+  std::vector<GjkRow> rows = time_gjk(all, max_vertices, thread_list, targets, repeat);
+  for (const PairClass c : {PairClass::generic, PairClass::shared_vertex, PairClass::face_contact,
+                            PairClass::near_contact}) {
+    PairSet one{std::string(to_string(c)), {}, {}};
+    for (std::size_t i = 0; i < count; ++i) {
+      if (all.pairs[i].type != c) continue;
+      one.pairs.push_back(all.pairs[i]);
+      one.exact.push_back(all.exact[i]);
+    }
+    if (one.pairs.empty()) continue;
+    const std::vector<GjkRow> more = time_gjk(one, max_vertices, {1}, {targets.back()}, repeat);
+    rows.insert(rows.end(), more.begin(), more.end());
   }
   return rows;
 }
@@ -275,7 +310,7 @@ int run_convex_bench(std::span<const std::string_view> argv) {
   const std::string header = "# simdccd_bench convex --count " + std::to_string(count) + " --seed " +
                              std::to_string(seed) + " --repeat " + std::to_string(repeat) + "\n# CPU: " + cpu + "\n";
   gjk_tsv << header
-          << "max_vertices\timplementation\ttarget\tthreads\tpairs_per_second\tintersecting\twrong\tmissed\tfalse_hits\n";
+          << "max_vertices\tpairs\timplementation\ttarget\tthreads\tpairs_per_second\tintersecting\twrong\tmissed\tfalse_hits\n";
   BarChart chart{"GJK on random polytope pairs (" + cpu + ")", "pairs per second", {}, {}, {}};
   BarChart::Panel panel{"pairs per second", {}};
   for (const int v : vertex_counts) {
@@ -283,10 +318,10 @@ int run_convex_bench(std::span<const std::string_view> argv) {
     chart.groups.push_back("4 to " + std::to_string(v) + " vertices");
     panel.values.emplace_back();
     for (const GjkRow& r : rows) {
-      gjk_tsv << r.max_vertices << '\t' << r.who << '\t' << r.target << '\t' << r.threads << '\t' << r.pairs_per_second << '\t'
+      gjk_tsv << r.max_vertices << '\t' << r.pairs << '\t' << r.who << '\t' << r.target << '\t' << r.threads << '\t' << r.pairs_per_second << '\t'
               << r.intersecting << '\t' << r.wrong << '\t' << r.missed << '\t' << r.false_hits << '\n';
       // The chart: the plain-double instantiation, the best target and the peers.
-      if (r.target != "-" && r.target != targets.front() && r.target != targets.back()) continue;
+      if (r.pairs != "all" || (r.target != "-" && r.target != targets.front() && r.target != targets.back())) continue;
       const std::string series = r.who + (r.target == "-" ? "" : " " + r.target) + ", " + std::to_string(r.threads) +
                                  (r.threads == 1 ? " thread" : " threads");
       if (std::find(chart.series.begin(), chart.series.end(), series) == chart.series.end()) chart.series.push_back(series);
