@@ -3,6 +3,9 @@
 
 #include <pybind11/pybind11.h>
 
+#include <string>
+#include <vector>
+
 #include "simdccd/result.hpp"
 
 namespace simdccd::python {
@@ -16,7 +19,12 @@ void bind_exact(py::module_& m);
 /// step, read_mesh and the step's result (step.cpp).
 void bind_step(py::module_& m);
 
+/// Shape, gjk, gjk_intersect, Overlap and FeatureType (convex.cpp).
+void bind_convex(py::module_& m);
+
 /// `status` as a member of the module's Status IntEnum.
 py::object status_object(Status status);
+/// A new enum.IntEnum of the module: members[i] has value i.
+py::object int_enum(const char* name, const std::vector<std::string>& members);
 
 }  // namespace simdccd::python

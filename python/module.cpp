@@ -1,10 +1,11 @@
-// The Python module simdccd: batches of queries, single exact queries and
-// whole mesh steps over numpy arrays (docs/python.md).
+// The Python module simdccd: batches of queries, single exact queries,
+// whole mesh steps and GJK on convex shapes over numpy arrays (docs/python.md).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <cctype>
 #include <string>
+#include <vector>
 
 #include "bindings.hpp"
 #include "simdccd/io/parse_error.hpp"
@@ -16,6 +17,12 @@ py::object status_object(Status status) {
   return py::module_::import("simdccd").attr("Status")(static_cast<int>(status));
 }
 
+py::object int_enum(const char* name, const std::vector<std::string>& members) {
+  py::list pairs;
+  for (std::size_t i = 0; i < members.size(); ++i) pairs.append(py::make_tuple(members[i], i));
+  return py::module_::import("enum").attr("IntEnum")(name, pairs, py::arg("module") = "simdccd");
+}
+
 }  // namespace simdccd::python
 
 PYBIND11_MODULE(simdccd, m) {
@@ -24,14 +31,13 @@ PYBIND11_MODULE(simdccd, m) {
   m.doc() = "Continuous collision detection: SIMD kernels with exact fallbacks (docs/python.md).";
 
   // An IntEnum, so that the uint8 status arrays compare with its members.
-  py::list members;
+  std::vector<std::string> members;
   for (const Status s : {Status::certified, Status::exact, Status::uncertain, Status::invalid_input}) {
     std::string name(simdccd::to_string(s));
     for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    members.append(py::make_tuple(name, static_cast<int>(s)));
+    members.push_back(name);
   }
-  m.attr("Status") = py::module_::import("enum").attr("IntEnum")("Status", members,
-                                                                 py::arg("module") = "simdccd");
+  m.attr("Status") = simdccd::python::int_enum("Status", members);
 
   py::register_exception<simdccd::ParseError>(m, "ParseError", PyExc_ValueError);
 
@@ -50,4 +56,5 @@ PYBIND11_MODULE(simdccd, m) {
   simdccd::python::bind_batch(m);
   simdccd::python::bind_exact(m);
   simdccd::python::bind_step(m);
+  simdccd::python::bind_convex(m);
 }

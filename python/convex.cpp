@@ -1,0 +1,349 @@
+// simdccd.Shape, simdccd.gjk and simdccd.gjk_intersect: batches of GJK
+// queries on posed convex shapes (convex/gjk_batch.hpp) over numpy arrays.
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "arguments.hpp"
+#include "arrays.hpp"
+#include "bindings.hpp"
+#include "simdccd/convex/gjk_batch.hpp"
+
+namespace simdccd::python {
+namespace {
+
+using convex::ConvexShape;
+using convex::GjkOptions;
+using convex::GjkResult;
+using convex::GjkWarmStart;
+using convex::ShapePair;
+
+// ---- Shapes: built once, checked once (a bad size is a bad argument) ----
+
+ConvexShape checked(ConvexShape shape, const char* factory, const char* rule) {
+  if (!convex::is_valid(shape)) throw std::invalid_argument(std::string(factory) + ": " + rule);
+  return shape;
+}
+
+constexpr const char* kSizeRule = "sizes must be finite, positive and at most 2^60";
+
+Vec3 vec3(const py::object& object, const char* name) {
+  const py::array array = float64_array(object, name);
+  check_shape(array, name, {3}, false);
+  const auto v = array.unchecked<double, 1>();
+  return {v(0), v(1), v(2)};
+}
+
+ConvexShape polytope(const py::object& object) {
+  const py::array array = float64_array(object, "vertices");
+  check_shape(array, "vertices", {3}, true);
+  Columns<double> c(array);
+  const std::vector<const double*> v = c.read();
+  std::vector<Vec3> vertices(c.count());
+  for (std::size_t i = 0; i < vertices.size(); ++i) vertices[i] = {v[0][i], v[1][i], v[2][i]};
+  return checked(convex::polytope(std::move(vertices)), "Shape.polytope",
+                 "vertices must have 1 to 2^20 rows, every coordinate finite and at most 2^60 in magnitude");
+}
+
+const char* kind_name(convex::ShapeKind kind) {
+  switch (kind) {
+    case convex::ShapeKind::sphere: return "sphere";
+    case convex::ShapeKind::box: return "box";
+    case convex::ShapeKind::capsule: return "capsule";
+    case convex::ShapeKind::cylinder: return "cylinder";
+    case convex::ShapeKind::polytope: return "polytope";
+  }
+  return "?";
+}
+
+std::string repr(const ConvexShape& s) {
+  std::ostringstream out;
+  out.precision(17);
+  out << "simdccd.Shape." << kind_name(s.kind) << '(';
+  switch (s.kind) {
+    case convex::ShapeKind::sphere: out << s.radius; break;
+    case convex::ShapeKind::box: out << '[' << s.half.x << ", " << s.half.y << ", " << s.half.z << ']'; break;
+    case convex::ShapeKind::capsule:
+    case convex::ShapeKind::cylinder: out << s.radius << ", " << s.half_height; break;
+    case convex::ShapeKind::polytope: out << "<" << s.vertices.size() << " vertices>"; break;
+  }
+  return out.str() + ')';
+}
+
+// ---- The pairs: indices and poses, one row a pair ----
+
+/// A 1-D integer array of n indices into `shapes` (IndexError past them).
+std::vector<std::uint32_t> indices(const py::object& object, const char* name, std::size_t shapes) {
+  const py::array array = int64_array(object, name);
+  check_shape(array, name, {}, true);
+  Columns<std::int64_t> c(array);
+  const std::vector<const std::int64_t*> column = c.read();
+  std::vector<std::uint32_t> out(c.count());
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const std::int64_t k = column[0][i];
+    if (k < 0 || static_cast<std::uint64_t>(k) >= shapes) {
+      throw py::index_error(std::string(name) + "[" + std::to_string(i) + "] = " + std::to_string(k) +
+                            " is out of range for " + std::to_string(shapes) + " shapes");
+    }
+    out[i] = static_cast<std::uint32_t>(k);
+  }
+  return out;
+}
+
+/// The columns of `object`, shape (n, tail...), float64 or an integer type
+/// per `T`; ValueError unless it has n rows.
+template <class T>
+std::vector<const T*> rows_of(const py::object& object, const char* name, const std::vector<py::ssize_t>& tail,
+                              std::size_t n, std::optional<Columns<T>>& keep) {
+  py::array array = std::is_same_v<T, double> ? float64_array(object, name) : int64_array(object, name);
+  check_shape(array, name, tail, true);
+  if (static_cast<std::size_t>(array.shape(0)) != n) {
+    throw py::value_error(std::string(name) + " has " + std::to_string(array.shape(0)) + " rows for " +
+                          std::to_string(n) + " pairs");
+  }
+  keep.emplace(std::move(array));
+  return keep->read();
+}
+
+/// Rows (n, 3, 3) and (n, 3) into pose_a or pose_b of every pair. A pose
+/// that is no rotation (or NaN) makes its pair invalid, not an exception.
+void read_poses(const py::object& rotation, const py::object& translation, const char* rotation_name,
+                const char* translation_name, std::vector<ShapePair>& pairs, Pose ShapePair::*pose) {
+  std::optional<Columns<double>> r_keep, x_keep;
+  const auto R = rows_of<double>(rotation, rotation_name, {3, 3}, pairs.size(), r_keep);
+  const auto x = rows_of<double>(translation, translation_name, {3}, pairs.size(), x_keep);
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    Pose& p = pairs[i].*pose;
+    for (int k = 0; k < 9; ++k) p.R[k] = R[k][i];
+    p.x = {x[0][i], x[1][i], x[2][i]};
+  }
+}
+
+struct Batch {
+  std::vector<ConvexShape> shapes;
+  std::vector<ShapePair> pairs;
+  GjkOptions options;
+};
+
+Batch read_batch(std::vector<ConvexShape> shapes, const py::object& a, const py::object& b,
+                 const py::object& rotation_a, const py::object& translation_a, const py::object& rotation_b,
+                 const py::object& translation_b, double tolerance, int max_iterations, int threads) {
+  check_threads(threads);
+  Batch batch{std::move(shapes), {}, {.tolerance = tolerance, .max_iterations = max_iterations}};
+  if (!convex::is_valid(batch.options)) {
+    throw std::invalid_argument("tolerance must be in [2^-36, 1) and max_iterations >= 1");
+  }
+  const std::vector<std::uint32_t> ia = indices(a, "a", batch.shapes.size());
+  const std::vector<std::uint32_t> ib = indices(b, "b", batch.shapes.size());
+  if (ia.size() != ib.size()) {
+    throw py::value_error("a has " + std::to_string(ia.size()) + " pairs but b has " + std::to_string(ib.size()));
+  }
+  batch.pairs.resize(ia.size());
+  for (std::size_t i = 0; i < ia.size(); ++i) {
+    batch.pairs[i].a = ia[i];
+    batch.pairs[i].b = ib[i];
+  }
+  read_poses(rotation_a, translation_a, "rotation_a", "translation_a", batch.pairs, &ShapePair::pose_a);
+  read_poses(rotation_b, translation_b, "rotation_b", "translation_b", batch.pairs, &ShapePair::pose_b);
+  return batch;
+}
+
+/// The warm starts from a previous gjk() answer (its warm_* arrays).
+std::vector<GjkWarmStart> read_warm(const py::object& warm, std::size_t n) {
+  if (!py::isinstance<py::dict>(warm)) throw py::type_error("warm must be the dict a previous gjk() returned");
+  const py::dict d = py::reinterpret_borrow<py::dict>(warm);
+  const auto key = [&](const char* name) -> py::object {
+    if (!d.contains(name)) throw py::value_error(std::string("warm has no '") + name + "'");
+    return d[name];
+  };
+  std::optional<Columns<double>> d_keep;
+  std::optional<Columns<std::int64_t>> c_keep, a_keep, b_keep;
+  const auto direction = rows_of<double>(key("warm_direction"), "warm_direction", {3}, n, d_keep);
+  const auto count = rows_of<std::int64_t>(key("warm_count"), "warm_count", {}, n, c_keep);
+  const auto va = rows_of<std::int64_t>(key("warm_vertex_a"), "warm_vertex_a", {4}, n, a_keep);
+  const auto vb = rows_of<std::int64_t>(key("warm_vertex_b"), "warm_vertex_b", {4}, n, b_keep);
+  std::vector<GjkWarmStart> out(n);
+  const auto id = [](std::int64_t v, const char* name, std::size_t i) {
+    if (v < 0 || v > std::int64_t{0xFFFFFFFF}) {
+      throw py::value_error(std::string(name) + " of pair " + std::to_string(i) + " is " + std::to_string(v) +
+                            ", not a vertex id (0 to 2^32 - 1)");
+    }
+    return static_cast<std::uint32_t>(v);
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    if (count[0][i] < 0 || count[0][i] > 4) {
+      throw py::value_error("warm_count of pair " + std::to_string(i) + " is " + std::to_string(count[0][i]) +
+                            ", not 0 to 4");
+    }
+    out[i].direction = {direction[0][i], direction[1][i], direction[2][i]};
+    out[i].count = static_cast<std::uint8_t>(count[0][i]);
+    for (int k = 0; k < 4; ++k) {
+      out[i].vertex_a[k] = id(va[k][i], "warm_vertex_a", i);
+      out[i].vertex_b[k] = id(vb[k][i], "warm_vertex_b", i);
+    }
+  }
+  return out;
+}
+
+// ---- Answers: one array a field ----
+
+template <class T>
+py::array_t<T> column(std::size_t n, std::initializer_list<py::ssize_t> tail, const std::vector<GjkResult>& results,
+                      auto field) {
+  std::vector<py::ssize_t> shape{static_cast<py::ssize_t>(n)};
+  shape.insert(shape.end(), tail);
+  py::array_t<T> array(shape);
+  T* out = array.mutable_data();
+  for (const GjkResult& r : results) field(r, out);
+  return array;
+}
+
+py::dict answers(const std::vector<GjkResult>& results) {
+  const std::size_t n = results.size();
+  const auto scalar = [&](auto get) {
+    using T = decltype(get(results[0]));
+    return column<T>(n, {}, results, [&](const GjkResult& r, T*& out) { *out++ = get(r); });
+  };
+  const auto vec3s = [&](auto get) {
+    return column<double>(n, {3}, results, [&](const GjkResult& r, double*& out) {
+      const Vec3 v = get(r);
+      *out++ = v.x;
+      *out++ = v.y;
+      *out++ = v.z;
+    });
+  };
+  const auto ids = [&](auto get) {
+    return column<std::uint32_t>(n, {4}, results, [&](const GjkResult& r, std::uint32_t*& out) {
+      for (const std::uint32_t v : get(r)) *out++ = v;
+    });
+  };
+  py::dict d;
+  d["valid"] = scalar([](const GjkResult& r) { return r.valid; });
+  d["intersecting"] = scalar([](const GjkResult& r) { return r.intersecting; });
+  d["converged"] = scalar([](const GjkResult& r) { return r.converged; });
+  d["distance"] = scalar([](const GjkResult& r) { return r.distance; });
+  d["lower_bound"] = scalar([](const GjkResult& r) { return r.lower_bound; });
+  d["tolerance"] = scalar([](const GjkResult& r) { return r.tolerance; });
+  d["separating_axis"] = vec3s([](const GjkResult& r) { return r.separating_axis; });
+  d["point_a"] = vec3s([](const GjkResult& r) { return r.point_a; });
+  d["point_b"] = vec3s([](const GjkResult& r) { return r.point_b; });
+  d["feature_a_type"] = scalar([](const GjkResult& r) { return static_cast<std::uint8_t>(r.feature_a.type); });
+  d["feature_a_index"] = scalar([](const GjkResult& r) { return r.feature_a.index; });
+  d["feature_b_type"] = scalar([](const GjkResult& r) { return static_cast<std::uint8_t>(r.feature_b.type); });
+  d["feature_b_index"] = scalar([](const GjkResult& r) { return r.feature_b.index; });
+  d["iterations"] = scalar([](const GjkResult& r) { return r.iterations; });
+  d["warm_direction"] = vec3s([](const GjkResult& r) { return r.warm.direction; });
+  d["warm_count"] = scalar([](const GjkResult& r) { return r.warm.count; });
+  d["warm_vertex_a"] = ids([](const GjkResult& r) { return r.warm.vertex_a; });
+  d["warm_vertex_b"] = ids([](const GjkResult& r) { return r.warm.vertex_b; });
+  return d;
+}
+
+py::dict gjk(std::vector<ConvexShape> shapes, const py::object& a, const py::object& b,
+             const py::object& rotation_a, const py::object& translation_a, const py::object& rotation_b,
+             const py::object& translation_b, double tolerance, int max_iterations, bool intersection_only,
+             const py::object& warm, const std::optional<std::string>& target, int threads) {
+  Batch batch = read_batch(std::move(shapes), a, b, rotation_a, translation_a, rotation_b, translation_b, tolerance,
+                           max_iterations, threads);
+  batch.options.intersection_only = intersection_only;
+  const std::vector<GjkWarmStart> starts = warm.is_none() ? std::vector<GjkWarmStart>{}
+                                                          : read_warm(warm, batch.pairs.size());
+  std::vector<GjkResult> results(batch.pairs.size());
+  {
+    py::gil_scoped_release release;
+    on_target(target, [&] {
+      return convex::gjk_batch(batch.shapes, batch.pairs, results, batch.options, threads, starts);
+    });
+  }
+  return answers(results);
+}
+
+py::array_t<std::uint8_t> gjk_intersect(std::vector<ConvexShape> shapes, const py::object& a, const py::object& b,
+                                        const py::object& rotation_a, const py::object& translation_a,
+                                        const py::object& rotation_b, const py::object& translation_b,
+                                        double tolerance, int max_iterations, const std::optional<std::string>& target,
+                                        int threads) {
+  const Batch batch = read_batch(std::move(shapes), a, b, rotation_a, translation_a, rotation_b, translation_b,
+                                 tolerance, max_iterations, threads);
+  py::array_t<std::uint8_t> overlap(static_cast<py::ssize_t>(batch.pairs.size()));
+  const std::span<convex::Overlap> out(reinterpret_cast<convex::Overlap*>(overlap.mutable_data()),
+                                       batch.pairs.size());
+  {
+    py::gil_scoped_release release;
+    on_target(target, [&] { return convex::gjk_intersect_batch(batch.shapes, batch.pairs, out, batch.options, threads); });
+  }
+  return overlap;
+}
+
+}  // namespace
+
+void bind_convex(py::module_& m) {
+  m.attr("Overlap") = int_enum("Overlap", {"SEPARATE", "INTERSECTING", "INVALID"});
+  m.attr("FeatureType") = int_enum("FeatureType", {"VERTEX", "EDGE", "FACE"});
+
+  py::class_<ConvexShape>(m, "Shape", "A convex shape in body coordinates (convex/shape.hpp); build it "
+                                      "with Shape.sphere, box, capsule, cylinder or polytope.")
+      .def_static("sphere", [](double r) { return checked(convex::sphere(r), "Shape.sphere", kSizeRule); },
+                  py::arg("radius"), "The ball of `radius` about the body origin.")
+      .def_static("box", [](const py::object& half) {
+        return checked(convex::box(vec3(half, "half_extents")), "Shape.box", kSizeRule);
+      }, py::arg("half_extents"), "[-h, h] on each axis; half_extents: 3 numbers.")
+      .def_static("capsule", [](double r, double h) {
+        return checked(convex::capsule(r, h), "Shape.capsule", kSizeRule);
+      }, py::arg("radius"), py::arg("half_height"), "The segment from -h z to +h z swept by a ball of `radius`.")
+      .def_static("cylinder", [](double r, double h) {
+        return checked(convex::cylinder(r, h), "Shape.cylinder", kSizeRule);
+      }, py::arg("radius"), py::arg("half_height"), "Radius `radius` about the z axis, z in [-h, h].")
+      .def_static("polytope", &polytope, py::arg("vertices"),
+                  "The convex hull of `vertices`, float64 (k, 3), 1 <= k <= 2^20; no faces needed.")
+      .def_property_readonly("kind", [](const ConvexShape& s) { return kind_name(s.kind); })
+      .def("__repr__", &repr);
+
+  m.def("gjk", &gjk, py::arg("shapes"), py::arg("a"), py::arg("b"), py::arg("rotation_a"),
+        py::arg("translation_a"), py::arg("rotation_b"), py::arg("translation_b"),
+        py::arg("tolerance") = GjkOptions{}.tolerance, py::arg("max_iterations") = GjkOptions{}.max_iterations,
+        py::arg("intersection_only") = false, py::arg("warm") = py::none(), py::arg("target") = py::none(),
+        py::arg("threads") = 0,
+        R"(GJK on a batch of posed convex shape pairs: distances, closest points and features.
+
+shapes: a list of Shape. a, b: integer arrays (n,), pair i is shapes[a[i]]
+  at pose (rotation_a[i], translation_a[i]) against shapes[b[i]] at pose
+  (rotation_b[i], translation_b[i]); IndexError past the list.
+rotation_a, rotation_b: float64 (n, 3, 3) rotations (row i maps body to
+  world: world = R body + x); translation_a, translation_b: float64 (n, 3).
+  A pose that is no rotation (to 2^-46) or not finite makes its pair
+  invalid: valid False, no exception.
+tolerance: relative, in [2^-36, 1) (docs/convex.md's guarantee);
+  max_iterations >= 1. intersection_only: stop as soon as the shapes are
+  known to be apart (the intersecting flag is the same).
+warm: the dict of a previous call on the same pairs (its warm_* arrays),
+  to start from that frame's simplex.
+target: an implementation for this call only; threads: 0 for all cores.
+  Every answer is the same, bit for bit, for every target and thread count.
+
+Returns a dict of arrays of n rows: valid, intersecting, converged (bool);
+distance, lower_bound, tolerance (float64); separating_axis, point_a,
+point_b (float64 (n, 3)); feature_a_type, feature_b_type (uint8,
+FeatureType values); feature_a_index, feature_b_index (uint64); iterations
+(uint32); warm_direction (float64 (n, 3)), warm_count (uint8),
+warm_vertex_a, warm_vertex_b (uint32 (n, 4)). The GIL is released while
+the pairs run.)");
+
+  m.def("gjk_intersect", &gjk_intersect, py::arg("shapes"), py::arg("a"), py::arg("b"), py::arg("rotation_a"),
+        py::arg("translation_a"), py::arg("rotation_b"), py::arg("translation_b"),
+        py::arg("tolerance") = GjkOptions{}.tolerance, py::arg("max_iterations") = GjkOptions{}.max_iterations,
+        py::arg("target") = py::none(), py::arg("threads") = 0,
+        R"(The intersection test alone on a batch of pairs (arguments as gjk's).
+
+Returns a uint8 array of n Overlap values: SEPARATE, INTERSECTING, or
+INVALID for a pair whose pose is no rotation or not finite; each is gjk's
+intersecting flag for the pair.)");
+}
+
+}  // namespace simdccd::python
