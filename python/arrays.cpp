@@ -53,7 +53,7 @@ void check_shape(const py::array& array, const char* name, const std::vector<py:
   for (std::size_t i = 0; i < tail.size(); ++i) {
     wanted += (batch || i > 0 ? ", " : "") + std::to_string(tail[i]);
   }
-  wanted += tail.size() == 1 && !batch ? ",)" : ")";
+  wanted += tail.size() + (batch ? 1 : 0) == 1 ? ",)" : ")";
   throw py::value_error(std::string(name) + " must have shape " + wanted + ", not " +
                         std::string(py::str(array.attr("shape"))));
 }

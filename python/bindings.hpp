@@ -19,7 +19,7 @@ void bind_exact(py::module_& m);
 /// step, read_mesh and the step's result (step.cpp).
 void bind_step(py::module_& m);
 
-/// Shape, gjk, gjk_intersect, Overlap and FeatureType (convex.cpp).
+/// Shape, Shapes, gjk, gjk_intersect, Overlap and FeatureType (convex.cpp).
 void bind_convex(py::module_& m);
 
 /// `status` as a member of the module's Status IntEnum.

@@ -1,11 +1,12 @@
-// simdccd.Shape, simdccd.gjk and simdccd.gjk_intersect: batches of GJK
-// queries on posed convex shapes (convex/gjk_batch.hpp) over numpy arrays.
+// simdccd.Shape, simdccd.Shapes, simdccd.gjk and simdccd.gjk_intersect: GJK
+// on batches of posed convex shape pairs (convex/gjk_batch.hpp), numpy arrays.
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
 #include <cstdint>
+#include <limits>
 #include <optional>
-#include <sstream>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -63,17 +64,62 @@ const char* kind_name(convex::ShapeKind kind) {
 }
 
 std::string repr(const ConvexShape& s) {
-  std::ostringstream out;
-  out.precision(17);
-  out << "simdccd.Shape." << kind_name(s.kind) << '(';
+  const auto number = [](double x) { return std::string(py::repr(py::float_(x))); };
+  std::string args;
   switch (s.kind) {
-    case convex::ShapeKind::sphere: out << s.radius; break;
-    case convex::ShapeKind::box: out << '[' << s.half.x << ", " << s.half.y << ", " << s.half.z << ']'; break;
+    case convex::ShapeKind::sphere: args = number(s.radius); break;
+    case convex::ShapeKind::box:
+      args = "[" + number(s.half.x) + ", " + number(s.half.y) + ", " + number(s.half.z) + "]";
+      break;
     case convex::ShapeKind::capsule:
-    case convex::ShapeKind::cylinder: out << s.radius << ", " << s.half_height; break;
-    case convex::ShapeKind::polytope: out << "<" << s.vertices.size() << " vertices>"; break;
+    case convex::ShapeKind::cylinder: args = number(s.radius) + ", " + number(s.half_height); break;
+    case convex::ShapeKind::polytope: args = "<" + std::to_string(s.vertices.size()) + " vertices>"; break;
   }
-  return out.str() + ')';
+  return std::string("simdccd.Shape.") + kind_name(s.kind) + "(" + args + ")";
+}
+
+// ---- The shapes of a call: a Shapes object read in place, a list copied ----
+
+/// simdccd.Shapes: shapes kept on the C++ side, built once for many calls.
+struct ShapeList {
+  std::vector<ConvexShape> shapes;
+};
+
+std::vector<ConvexShape> copy_shapes(const py::object& object) {
+  if (!py::isinstance<py::sequence>(object) || py::isinstance<py::str>(object)) {
+    throw py::type_error("shapes must be a simdccd.Shapes or a list of simdccd.Shape, not " +
+                         std::string(py::str(py::type::of(object).attr("__name__"))));
+  }
+  const auto items = py::reinterpret_borrow<py::sequence>(object);
+  std::vector<ConvexShape> out;
+  out.reserve(items.size());
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const py::object item = items[i];
+    if (!py::isinstance<ConvexShape>(item)) {
+      throw py::type_error("shapes[" + std::to_string(i) + "] is a " +
+                           std::string(py::str(py::type::of(item).attr("__name__"))) + ", not a simdccd.Shape");
+    }
+    out.push_back(item.cast<const ConvexShape&>());
+  }
+  return out;
+}
+
+struct Shapes {
+  std::vector<ConvexShape> copy;      ///< a list's shapes
+  std::span<const ConvexShape> view;  ///< what the call reads
+};
+
+/// A Shapes object is read in place (the caller's argument keeps it alive,
+/// and Python cannot change it); any other sequence of Shape is copied.
+Shapes shapes_of(const py::object& object) {
+  Shapes s;
+  if (py::isinstance<ShapeList>(object)) {
+    s.view = object.cast<const ShapeList&>().shapes;
+  } else {
+    s.copy = copy_shapes(object);
+    s.view = s.copy;
+  }
+  return s;
 }
 
 // ---- The pairs: indices and poses, one row a pair ----
@@ -126,21 +172,27 @@ void read_poses(const py::object& rotation, const py::object& translation, const
 }
 
 struct Batch {
-  std::vector<ConvexShape> shapes;
+  Shapes shapes;
   std::vector<ShapePair> pairs;
   GjkOptions options;
+  int threads = 0;
 };
 
-Batch read_batch(std::vector<ConvexShape> shapes, const py::object& a, const py::object& b,
-                 const py::object& rotation_a, const py::object& translation_a, const py::object& rotation_b,
-                 const py::object& translation_b, double tolerance, int max_iterations, int threads) {
-  check_threads(threads);
-  Batch batch{std::move(shapes), {}, {.tolerance = tolerance, .max_iterations = max_iterations}};
-  if (!convex::is_valid(batch.options)) {
-    throw std::invalid_argument("tolerance must be in [2^-36, 1) and max_iterations >= 1");
+Batch read_batch(const py::object& shapes, const py::object& a, const py::object& b, const py::object& rotation_a,
+                 const py::object& translation_a, const py::object& rotation_b, const py::object& translation_b,
+                 double tolerance, std::int64_t max_iterations, std::int64_t threads) {
+  if (threads < 0 || threads > std::numeric_limits<int>::max()) {
+    throw std::invalid_argument("threads must be >= 0 (0: all cores) and below 2^31, not " + std::to_string(threads));
   }
-  const std::vector<std::uint32_t> ia = indices(a, "a", batch.shapes.size());
-  const std::vector<std::uint32_t> ib = indices(b, "b", batch.shapes.size());
+  if (max_iterations < 1 || max_iterations > std::numeric_limits<int>::max()) {
+    throw std::invalid_argument("max_iterations must be 1 to 2^31 - 1, not " + std::to_string(max_iterations));
+  }
+  Batch batch{shapes_of(shapes), {}, {.tolerance = tolerance, .max_iterations = int(max_iterations)}, int(threads)};
+  if (!convex::is_valid(batch.options)) {
+    throw std::invalid_argument("tolerance must be in [2^-36, 1), not " + std::string(py::repr(py::float_(tolerance))));
+  }
+  const std::vector<std::uint32_t> ia = indices(a, "a", batch.shapes.view.size());
+  const std::vector<std::uint32_t> ib = indices(b, "b", batch.shapes.view.size());
   if (ia.size() != ib.size()) {
     throw py::value_error("a has " + std::to_string(ia.size()) + " pairs but b has " + std::to_string(ib.size()));
   }
@@ -245,11 +297,11 @@ py::dict answers(const std::vector<GjkResult>& results) {
   return d;
 }
 
-py::dict gjk(std::vector<ConvexShape> shapes, const py::object& a, const py::object& b,
-             const py::object& rotation_a, const py::object& translation_a, const py::object& rotation_b,
-             const py::object& translation_b, double tolerance, int max_iterations, bool intersection_only,
-             const py::object& warm, const std::optional<std::string>& target, int threads) {
-  Batch batch = read_batch(std::move(shapes), a, b, rotation_a, translation_a, rotation_b, translation_b, tolerance,
+py::dict gjk(const py::object& shapes, const py::object& a, const py::object& b, const py::object& rotation_a,
+             const py::object& translation_a, const py::object& rotation_b, const py::object& translation_b,
+             double tolerance, std::int64_t max_iterations, bool intersection_only, const py::object& warm,
+             const std::optional<std::string>& target, std::int64_t threads) {
+  Batch batch = read_batch(shapes, a, b, rotation_a, translation_a, rotation_b, translation_b, tolerance,
                            max_iterations, threads);
   batch.options.intersection_only = intersection_only;
   const std::vector<GjkWarmStart> starts = warm.is_none() ? std::vector<GjkWarmStart>{}
@@ -258,25 +310,27 @@ py::dict gjk(std::vector<ConvexShape> shapes, const py::object& a, const py::obj
   {
     py::gil_scoped_release release;
     on_target(target, [&] {
-      return convex::gjk_batch(batch.shapes, batch.pairs, results, batch.options, threads, starts);
+      return convex::gjk_batch(batch.shapes.view, batch.pairs, results, batch.options, batch.threads, starts);
     });
   }
   return answers(results);
 }
 
-py::array_t<std::uint8_t> gjk_intersect(std::vector<ConvexShape> shapes, const py::object& a, const py::object& b,
+py::array_t<std::uint8_t> gjk_intersect(const py::object& shapes, const py::object& a, const py::object& b,
                                         const py::object& rotation_a, const py::object& translation_a,
                                         const py::object& rotation_b, const py::object& translation_b,
-                                        double tolerance, int max_iterations, const std::optional<std::string>& target,
-                                        int threads) {
-  const Batch batch = read_batch(std::move(shapes), a, b, rotation_a, translation_a, rotation_b, translation_b,
-                                 tolerance, max_iterations, threads);
+                                        double tolerance, std::int64_t max_iterations,
+                                        const std::optional<std::string>& target, std::int64_t threads) {
+  const Batch batch = read_batch(shapes, a, b, rotation_a, translation_a, rotation_b, translation_b, tolerance,
+                                 max_iterations, threads);
   py::array_t<std::uint8_t> overlap(static_cast<py::ssize_t>(batch.pairs.size()));
   const std::span<convex::Overlap> out(reinterpret_cast<convex::Overlap*>(overlap.mutable_data()),
                                        batch.pairs.size());
   {
     py::gil_scoped_release release;
-    on_target(target, [&] { return convex::gjk_intersect_batch(batch.shapes, batch.pairs, out, batch.options, threads); });
+    on_target(target, [&] {
+      return convex::gjk_intersect_batch(batch.shapes.view, batch.pairs, out, batch.options, batch.threads);
+    });
   }
   return overlap;
 }
@@ -305,6 +359,16 @@ void bind_convex(py::module_& m) {
       .def_property_readonly("kind", [](const ConvexShape& s) { return kind_name(s.kind); })
       .def("__repr__", &repr);
 
+  py::class_<ShapeList>(m, "Shapes", "Shapes kept on the C++ side, for many gjk calls: gjk reads them in place "
+                                     "where it copies a list of Shape on every call.")
+      .def(py::init([](const py::object& shapes) { return ShapeList{copy_shapes(shapes)}; }), py::arg("shapes"))
+      .def("__len__", [](const ShapeList& l) { return l.shapes.size(); })
+      .def("__getitem__", [](const ShapeList& l, std::int64_t i) {
+        const auto n = static_cast<std::int64_t>(l.shapes.size());
+        if (i < -n || i >= n) throw py::index_error("Shapes index " + std::to_string(i) + " is out of range");
+        return l.shapes[static_cast<std::size_t>(i < 0 ? i + n : i)];
+      });
+
   m.def("gjk", &gjk, py::arg("shapes"), py::arg("a"), py::arg("b"), py::arg("rotation_a"),
         py::arg("translation_a"), py::arg("rotation_b"), py::arg("translation_b"),
         py::arg("tolerance") = GjkOptions{}.tolerance, py::arg("max_iterations") = GjkOptions{}.max_iterations,
@@ -312,16 +376,21 @@ void bind_convex(py::module_& m) {
         py::arg("threads") = 0,
         R"(GJK on a batch of posed convex shape pairs: distances, closest points and features.
 
-shapes: a list of Shape. a, b: integer arrays (n,), pair i is shapes[a[i]]
-  at pose (rotation_a[i], translation_a[i]) against shapes[b[i]] at pose
-  (rotation_b[i], translation_b[i]); IndexError past the list.
-rotation_a, rotation_b: float64 (n, 3, 3) rotations (row i maps body to
-  world: world = R body + x); translation_a, translation_b: float64 (n, 3).
-  A pose that is no rotation (to 2^-46) or not finite makes its pair
-  invalid: valid False, no exception.
+shapes: a Shapes (read in place) or a list of Shape (copied each call).
+  a, b: integer arrays (n,), pair i is shapes[a[i]] at pose (rotation_a[i],
+  translation_a[i]) against shapes[b[i]] at pose (rotation_b[i],
+  translation_b[i]); IndexError past the shapes.
+rotation_a, rotation_b: float64 (n, 3, 3), pair i's matrix R maps body to
+  world: world = R body + x; translation_a, translation_b: float64 (n, 3).
+  A pose whose R is no rotation (to 2^-46), not finite, or whose x is not
+  finite or beyond 2^60 in norm makes its pair invalid: valid False, no
+  exception.
 tolerance: relative, in [2^-36, 1) (docs/convex.md's guarantee);
   max_iterations >= 1. intersection_only: stop as soon as the shapes are
-  known to be apart (the intersecting flag is the same).
+  known to be apart (the intersecting flag is the same); a pair found apart
+  then has only bounds in distance and lower_bound, and its points,
+  features and warm start are not meaningful (zero where the bounding
+  spheres decided).
 warm: the dict of a previous call on the same pairs (its warm_* arrays),
   to start from that frame's simplex.
 target: an implementation for this call only; threads: 0 for all cores.
