@@ -21,6 +21,8 @@ void bind_step(py::module_& m);
 
 /// Shape, Shapes, gjk, gjk_intersect, Overlap and FeatureType (convex.cpp).
 void bind_convex(py::module_& m);
+/// time_of_impact and ToiStatus (time_of_impact.cpp).
+void bind_time_of_impact(py::module_& m);
 
 /// `status` as a member of the module's Status IntEnum.
 py::object status_object(Status status);

@@ -4,16 +4,15 @@
 #include <pybind11/stl.h>
 
 #include <cstdint>
-#include <limits>
 #include <optional>
 #include <span>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "arguments.hpp"
 #include "arrays.hpp"
 #include "bindings.hpp"
+#include "convex_arguments.hpp"
 #include "simdccd/convex/gjk_batch.hpp"
 
 namespace simdccd::python {
@@ -78,99 +77,6 @@ std::string repr(const ConvexShape& s) {
   return std::string("simdccd.Shape.") + kind_name(s.kind) + "(" + args + ")";
 }
 
-// ---- The shapes of a call: a Shapes object read in place, a list copied ----
-
-/// simdccd.Shapes: shapes kept on the C++ side, built once for many calls.
-struct ShapeList {
-  std::vector<ConvexShape> shapes;
-};
-
-std::vector<ConvexShape> copy_shapes(const py::object& object) {
-  if (!py::isinstance<py::sequence>(object) || py::isinstance<py::str>(object)) {
-    throw py::type_error("shapes must be a simdccd.Shapes or a list of simdccd.Shape, not " +
-                         std::string(py::str(py::type::of(object).attr("__name__"))));
-  }
-  const auto items = py::reinterpret_borrow<py::sequence>(object);
-  std::vector<ConvexShape> out;
-  out.reserve(items.size());
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    const py::object item = items[i];
-    if (!py::isinstance<ConvexShape>(item)) {
-      throw py::type_error("shapes[" + std::to_string(i) + "] is a " +
-                           std::string(py::str(py::type::of(item).attr("__name__"))) + ", not a simdccd.Shape");
-    }
-    out.push_back(item.cast<const ConvexShape&>());
-  }
-  return out;
-}
-
-struct Shapes {
-  std::vector<ConvexShape> copy;      ///< a list's shapes
-  std::span<const ConvexShape> view;  ///< what the call reads
-};
-
-/// A Shapes object is read in place (the caller's argument keeps it alive,
-/// and Python cannot change it); any other sequence of Shape is copied.
-Shapes shapes_of(const py::object& object) {
-  Shapes s;
-  if (py::isinstance<ShapeList>(object)) {
-    s.view = object.cast<const ShapeList&>().shapes;
-  } else {
-    s.copy = copy_shapes(object);
-    s.view = s.copy;
-  }
-  return s;
-}
-
-// ---- The pairs: indices and poses, one row a pair ----
-
-/// A 1-D integer array of n indices into `shapes` (IndexError past them).
-std::vector<std::uint32_t> indices(const py::object& object, const char* name, std::size_t shapes) {
-  const py::array array = int64_array(object, name);
-  check_shape(array, name, {}, true);
-  Columns<std::int64_t> c(array);
-  const std::vector<const std::int64_t*> column = c.read();
-  std::vector<std::uint32_t> out(c.count());
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    const std::int64_t k = column[0][i];
-    if (k < 0 || static_cast<std::uint64_t>(k) >= shapes) {
-      throw py::index_error(std::string(name) + "[" + std::to_string(i) + "] = " + std::to_string(k) +
-                            " is out of range for " + std::to_string(shapes) + " shapes");
-    }
-    out[i] = static_cast<std::uint32_t>(k);
-  }
-  return out;
-}
-
-/// The columns of `object`, shape (n, tail...), float64 or an integer type
-/// per `T`; ValueError unless it has n rows.
-template <class T>
-std::vector<const T*> rows_of(const py::object& object, const char* name, const std::vector<py::ssize_t>& tail,
-                              std::size_t n, std::optional<Columns<T>>& keep) {
-  py::array array = std::is_same_v<T, double> ? float64_array(object, name) : int64_array(object, name);
-  check_shape(array, name, tail, true);
-  if (static_cast<std::size_t>(array.shape(0)) != n) {
-    throw py::value_error(std::string(name) + " has " + std::to_string(array.shape(0)) + " rows for " +
-                          std::to_string(n) + " pairs");
-  }
-  keep.emplace(std::move(array));
-  return keep->read();
-}
-
-/// Rows (n, 3, 3) and (n, 3) into pose_a or pose_b of every pair. A pose
-/// that is no rotation (or NaN) makes its pair invalid, not an exception.
-void read_poses(const py::object& rotation, const py::object& translation, const char* rotation_name,
-                const char* translation_name, std::vector<ShapePair>& pairs, Pose ShapePair::*pose) {
-  std::optional<Columns<double>> r_keep, x_keep;
-  const auto R = rows_of<double>(rotation, rotation_name, {3, 3}, pairs.size(), r_keep);
-  const auto x = rows_of<double>(translation, translation_name, {3}, pairs.size(), x_keep);
-  for (std::size_t i = 0; i < pairs.size(); ++i) {
-    Pose& p = pairs[i].*pose;
-    for (int k = 0; k < 9; ++k) p.R[k] = R[k][i];
-    p.x = {x[0][i], x[1][i], x[2][i]};
-  }
-}
-
 struct Batch {
   Shapes shapes;
   std::vector<ShapePair> pairs;
@@ -181,28 +87,18 @@ struct Batch {
 Batch read_batch(const py::object& shapes, const py::object& a, const py::object& b, const py::object& rotation_a,
                  const py::object& translation_a, const py::object& rotation_b, const py::object& translation_b,
                  double tolerance, std::int64_t max_iterations, std::int64_t threads) {
-  if (threads < 0 || threads > std::numeric_limits<int>::max()) {
-    throw std::invalid_argument("threads must be >= 0 (0: all cores) and below 2^31, not " + std::to_string(threads));
-  }
-  if (max_iterations < 1 || max_iterations > std::numeric_limits<int>::max()) {
-    throw std::invalid_argument("max_iterations must be 1 to 2^31 - 1, not " + std::to_string(max_iterations));
-  }
-  Batch batch{shapes_of(shapes), {}, {.tolerance = tolerance, .max_iterations = int(max_iterations)}, int(threads)};
+  Batch batch{Shapes(shapes), {}, {.tolerance = tolerance,
+                                   .max_iterations = checked_int(max_iterations, 1, "max_iterations", "1 to 2^31 - 1")},
+              checked_int(threads, 0, "threads", ">= 0 (0: all cores) and below 2^31")};
   if (!convex::is_valid(batch.options)) {
     throw std::invalid_argument("tolerance must be in [2^-36, 1), not " + std::string(py::repr(py::float_(tolerance))));
   }
-  const std::vector<std::uint32_t> ia = indices(a, "a", batch.shapes.view.size());
-  const std::vector<std::uint32_t> ib = indices(b, "b", batch.shapes.view.size());
-  if (ia.size() != ib.size()) {
-    throw py::value_error("a has " + std::to_string(ia.size()) + " pairs but b has " + std::to_string(ib.size()));
-  }
-  batch.pairs.resize(ia.size());
-  for (std::size_t i = 0; i < ia.size(); ++i) {
-    batch.pairs[i].a = ia[i];
-    batch.pairs[i].b = ib[i];
-  }
-  read_poses(rotation_a, translation_a, "rotation_a", "translation_a", batch.pairs, &ShapePair::pose_a);
-  read_poses(rotation_b, translation_b, "rotation_b", "translation_b", batch.pairs, &ShapePair::pose_b);
+  const PairIndices ids = pair_indices(a, b, batch.shapes.view.size());
+  const std::size_t n = ids.a.size();
+  const std::vector<Pose> pa = read_poses(rotation_a, translation_a, "rotation_a", "translation_a", n);
+  const std::vector<Pose> pb = read_poses(rotation_b, translation_b, "rotation_b", "translation_b", n);
+  batch.pairs.resize(n);
+  for (std::size_t i = 0; i < n; ++i) batch.pairs[i] = {ids.a[i], ids.b[i], pa[i], pb[i]};
   return batch;
 }
 
@@ -243,60 +139,6 @@ std::vector<GjkWarmStart> read_warm(const py::object& warm, std::size_t n) {
   return out;
 }
 
-// ---- Answers: one array a field ----
-
-template <class T>
-py::array_t<T> column(std::size_t n, std::initializer_list<py::ssize_t> tail, const std::vector<GjkResult>& results,
-                      auto field) {
-  std::vector<py::ssize_t> shape{static_cast<py::ssize_t>(n)};
-  shape.insert(shape.end(), tail);
-  py::array_t<T> array(shape);
-  T* out = array.mutable_data();
-  for (const GjkResult& r : results) field(r, out);
-  return array;
-}
-
-py::dict answers(const std::vector<GjkResult>& results) {
-  const std::size_t n = results.size();
-  const auto scalar = [&](auto get) {
-    using T = decltype(get(results[0]));
-    return column<T>(n, {}, results, [&](const GjkResult& r, T*& out) { *out++ = get(r); });
-  };
-  const auto vec3s = [&](auto get) {
-    return column<double>(n, {3}, results, [&](const GjkResult& r, double*& out) {
-      const Vec3 v = get(r);
-      *out++ = v.x;
-      *out++ = v.y;
-      *out++ = v.z;
-    });
-  };
-  const auto ids = [&](auto get) {
-    return column<std::uint32_t>(n, {4}, results, [&](const GjkResult& r, std::uint32_t*& out) {
-      for (const std::uint32_t v : get(r)) *out++ = v;
-    });
-  };
-  py::dict d;
-  d["valid"] = scalar([](const GjkResult& r) { return r.valid; });
-  d["intersecting"] = scalar([](const GjkResult& r) { return r.intersecting; });
-  d["converged"] = scalar([](const GjkResult& r) { return r.converged; });
-  d["distance"] = scalar([](const GjkResult& r) { return r.distance; });
-  d["lower_bound"] = scalar([](const GjkResult& r) { return r.lower_bound; });
-  d["tolerance"] = scalar([](const GjkResult& r) { return r.tolerance; });
-  d["separating_axis"] = vec3s([](const GjkResult& r) { return r.separating_axis; });
-  d["point_a"] = vec3s([](const GjkResult& r) { return r.point_a; });
-  d["point_b"] = vec3s([](const GjkResult& r) { return r.point_b; });
-  d["feature_a_type"] = scalar([](const GjkResult& r) { return static_cast<std::uint8_t>(r.feature_a.type); });
-  d["feature_a_index"] = scalar([](const GjkResult& r) { return r.feature_a.index; });
-  d["feature_b_type"] = scalar([](const GjkResult& r) { return static_cast<std::uint8_t>(r.feature_b.type); });
-  d["feature_b_index"] = scalar([](const GjkResult& r) { return r.feature_b.index; });
-  d["iterations"] = scalar([](const GjkResult& r) { return r.iterations; });
-  d["warm_direction"] = vec3s([](const GjkResult& r) { return r.warm.direction; });
-  d["warm_count"] = scalar([](const GjkResult& r) { return r.warm.count; });
-  d["warm_vertex_a"] = ids([](const GjkResult& r) { return r.warm.vertex_a; });
-  d["warm_vertex_b"] = ids([](const GjkResult& r) { return r.warm.vertex_b; });
-  return d;
-}
-
 py::dict gjk(const py::object& shapes, const py::object& a, const py::object& b, const py::object& rotation_a,
              const py::object& translation_a, const py::object& rotation_b, const py::object& translation_b,
              double tolerance, std::int64_t max_iterations, bool intersection_only, const py::object& warm,
@@ -313,7 +155,7 @@ py::dict gjk(const py::object& shapes, const py::object& a, const py::object& b,
       return convex::gjk_batch(batch.shapes.view, batch.pairs, results, batch.options, batch.threads, starts);
     });
   }
-  return answers(results);
+  return gjk_answers(results);
 }
 
 py::array_t<std::uint8_t> gjk_intersect(const py::object& shapes, const py::object& a, const py::object& b,

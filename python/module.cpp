@@ -1,5 +1,6 @@
 // The Python module simdccd: batches of queries, single exact queries,
-// whole mesh steps and GJK on convex shapes over numpy arrays (docs/python.md).
+// whole mesh steps, and GJK and times of impact of convex shapes over numpy
+// arrays (docs/python.md).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -57,4 +58,5 @@ PYBIND11_MODULE(simdccd, m) {
   simdccd::python::bind_exact(m);
   simdccd::python::bind_step(m);
   simdccd::python::bind_convex(m);
+  simdccd::python::bind_time_of_impact(m);
 }

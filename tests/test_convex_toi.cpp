@@ -2,9 +2,12 @@
 // geometry (in the comments), the exact hull triangles, random polytope and
 // box pairs under random translations and rotations against the exact first
 // contact (never later, and close), the bisection baseline under the same
-// checks, and RigidPaths checked by sampling with the exact judge.
+// checks, RigidPaths checked by sampling with the exact judge, and a batch
+// of them against each pair's own answer.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -456,6 +459,45 @@ TEST_CASE("convex.toi: RigidPaths, checked by sampling with the exact judge and 
     CHECK(ex.has_value() == (rp.status == ToiStatus::contact));
     if (ex) CHECK(rp.toi <= *ex + kTol);
   }
+}
+
+TEST_CASE("convex.toi: a batch gives each pair's own answer on any thread count, invalid indices per pair") {
+  Random rng(123);
+  std::vector<ConvexShape> shapes;
+  for (int i = 0; i < 12; ++i) shapes.push_back(random_shape(rng, 1));
+  std::vector<MovingPair> pairs;
+  for (int i = 0; i < 60; ++i) {
+    const Vec3 dir = rng.unit_vector();
+    const double d = rng.uniform(2.2, 4);
+    MovingPair p{static_cast<std::uint32_t>(rng.next() % 12), static_cast<std::uint32_t>(rng.next() % 12), {}, {}};
+    p.path_a = random_path(rng, {}, {0.1, 0.2, -0.1}, 1);
+    p.path_b = random_path(rng, {d * dir.x, d * dir.y, d * dir.z}, {-2 * dir.x, -2 * dir.y, -2 * dir.z}, 2);
+    pairs.push_back(p);
+  }
+  pairs[7].b = 12;  // past the shapes
+  std::vector<ToiResult> expected;
+  for (const MovingPair& p : pairs) {
+    expected.push_back(p.b < shapes.size() ? time_of_impact(shapes[p.a], p.path_a, shapes[p.b], p.path_b)
+                                           : ToiResult{});
+  }
+  CHECK(expected[7].status == ToiStatus::invalid_input);
+  CHECK(std::count_if(expected.begin(), expected.end(), [](const ToiResult& r) {
+          return r.status == ToiStatus::contact;
+        }) >= 10);
+  for (const int threads : {1, 2, 7, 0}) {
+    CAPTURE(threads);
+    std::vector<ToiResult> got(pairs.size());
+    time_of_impact_batch(shapes, pairs, got, {}, threads);
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      CAPTURE(i);
+      CHECK(got[i].status == expected[i].status);
+      CHECK(std::bit_cast<std::uint64_t>(got[i].toi) == std::bit_cast<std::uint64_t>(expected[i].toi));
+      CHECK(got[i].iterations == expected[i].iterations);
+      CHECK(identical(got[i].at_toi, expected[i].at_toi));
+    }
+  }
+  std::vector<ToiResult> short_results(pairs.size() - 1);
+  CHECK_THROWS_AS(time_of_impact_batch(shapes, pairs, short_results), std::invalid_argument);
 }
 
 }  // namespace

@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 
 #include "simdccd/convex/gjk.hpp"
 #include "simdccd/convex/shape.hpp"
@@ -71,6 +72,20 @@ ToiResult time_of_impact(const ConvexShape& a, const Pose& pose_a, const ConvexS
 /// unit within 2^-45 in squared norm.
 ToiResult time_of_impact(const ConvexShape& a, const RigidPath& path_a, const ConvexShape& b, const RigidPath& path_b,
                          const ToiOptions& options = {});
+
+/// Two bodies of a batch, each along its RigidPath: shapes[a] and shapes[b].
+struct MovingPair {
+  std::uint32_t a = 0, b = 0;
+  RigidPath path_a, path_b;
+};
+
+/// results[i] = time_of_impact(shapes[pairs[i].a], pairs[i].path_a,
+/// shapes[pairs[i].b], pairs[i].path_b, options), the pairs spread over
+/// `threads` cores (0: all; above 4096: 4096); the same answers for every
+/// count. An index past the shapes gives invalid_input. Throws
+/// std::invalid_argument when results is not as long as pairs.
+void time_of_impact_batch(std::span<const ConvexShape> shapes, std::span<const MovingPair> pairs,
+                          std::span<ToiResult> results, const ToiOptions& options = {}, int threads = 0);
 
 /// The PA199 slides' bisection baseline (same contract: never later than the
 /// first contact): halve [lo, hi] by GJK at the midpoint, keeping lo
