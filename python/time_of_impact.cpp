@@ -59,7 +59,10 @@ py::dict time_of_impact(const py::object& shapes, const py::object& a, const py:
   std::vector<convex::GjkResult> at_toi(n);
   for (std::size_t i = 0; i < n; ++i) {
     status.mutable_data()[i] = static_cast<std::uint8_t>(results[i].status);
-    toi.mutable_data()[i] = results[i].toi;
+    // NaN, not the C++ 1, for an invalid pair: a toi read alone never says "no contact" for it.
+    toi.mutable_data()[i] = results[i].status == convex::ToiStatus::invalid_input
+                                ? std::numeric_limits<double>::quiet_NaN()
+                                : results[i].toi;
     iterations.mutable_data()[i] = results[i].iterations;
     at_toi[i] = results[i].at_toi;
   }
@@ -93,12 +96,17 @@ threshold: contact when the certified distance is within threshold times
   the GJK queries' (gjk's). threads: 0 for all cores; the same answers for
   every count.
 
+A half turn (to rounding) goes whichever way the rounding of the end
+rotation times the start's transpose picks; the C++ RigidPath states a
+direction.
+
 Returns a dict: status (uint8, ToiStatus: SEPARATE, apart over all of
 [0, 1]; CONTACT; ITERATION_LIMIT; INVALID_INPUT for a pose that is no
-rotation or not finite, or a motion GJK cannot pose), toi (float64, never
-later than the first contact; 1 when separate), iterations (uint32, GJK
-queries), at_toi (gjk's dict of the GJK answer at toi: closest points,
-features, separating axis). The GIL is released while the pairs run.)");
+rotation, not finite or beyond 2^60, or a body moving more than 2^60 over
+the step), toi (float64, never later than the first contact; 1 when
+separate; NaN when invalid), iterations (uint32, GJK queries), at_toi
+(gjk's dict of the GJK answer at toi: closest points, features, separating
+axis). The GIL is released while the pairs run.)");
 }
 
 }  // namespace simdccd::python

@@ -461,7 +461,7 @@ TEST_CASE("convex.toi: RigidPaths, checked by sampling with the exact judge and 
   }
 }
 
-TEST_CASE("convex.toi: a batch gives each pair's own answer on any thread count, invalid indices per pair") {
+TEST_CASE("convex.toi: a batch gives each pair's own answer on any thread count, invalid pairs per pair") {
   Random rng(123);
   std::vector<ConvexShape> shapes;
   for (int i = 0; i < 12; ++i) shapes.push_back(random_shape(rng, 1));
@@ -474,20 +474,31 @@ TEST_CASE("convex.toi: a batch gives each pair's own answer on any thread count,
     p.path_b = random_path(rng, {d * dir.x, d * dir.y, d * dir.z}, {-2 * dir.x, -2 * dir.y, -2 * dir.z}, 2);
     pairs.push_back(p);
   }
-  pairs[7].b = 12;  // past the shapes
+  pairs[7].b = 12;  // past the shapes, on either side
+  pairs[8].a = 100;
+  pairs[9].path_a.velocity.y = std::numeric_limits<double>::quiet_NaN();  // an invalid path
+  // Options of its own: a batch that dropped them would answer otherwise
+  // (a cap of 20 steps leaves some pairs at iteration_limit).
+  ToiOptions options;
+  options.max_iterations = 20;
+  options.threshold = 0x1p-24;
   std::vector<ToiResult> expected;
   for (const MovingPair& p : pairs) {
-    expected.push_back(p.b < shapes.size() ? time_of_impact(shapes[p.a], p.path_a, shapes[p.b], p.path_b)
-                                           : ToiResult{});
+    expected.push_back(p.a < shapes.size() && p.b < shapes.size()
+                           ? time_of_impact(shapes[p.a], p.path_a, shapes[p.b], p.path_b, options)
+                           : ToiResult{});
   }
-  CHECK(expected[7].status == ToiStatus::invalid_input);
-  CHECK(std::count_if(expected.begin(), expected.end(), [](const ToiResult& r) {
-          return r.status == ToiStatus::contact;
-        }) >= 10);
+  const auto count = [&](ToiStatus s) {
+    return std::count_if(expected.begin(), expected.end(), [s](const ToiResult& r) { return r.status == s; });
+  };
+  CHECK(count(ToiStatus::contact) >= 8);
+  CHECK(count(ToiStatus::iteration_limit) >= 4);
+  CHECK(count(ToiStatus::invalid_input) == 3);
   for (const int threads : {1, 2, 7, 0}) {
     CAPTURE(threads);
     std::vector<ToiResult> got(pairs.size());
-    time_of_impact_batch(shapes, pairs, got, {}, threads);
+    time_of_impact_batch(shapes, pairs, got, options, threads);
+    for (const int i : {7, 8, 9}) CHECK(got[i].status == ToiStatus::invalid_input);
     for (std::size_t i = 0; i < pairs.size(); ++i) {
       CAPTURE(i);
       CHECK(got[i].status == expected[i].status);

@@ -48,7 +48,10 @@ struct RigidPath {
   double angle = 0;  ///< radians turned over the step, >= 0
 };
 
-/// The path from q0 to q1 (the turn R1 R0^T by its angle in [0, pi]).
+/// The path from q0 to q1: the turn R1 R0^T by its angle in [0, pi] (at a
+/// half turn, to rounding, the direction is whichever the rounding of R1 R0^T
+/// picks); pose_at(path, 1) is q1 to rounding (the axis from the skew part
+/// of R1 R0^T up to a quarter turn, from its symmetric part beyond).
 RigidPath path_between(const Pose& q0, const Pose& q1);
 /// The pose at time t (double arithmetic; advance.hpp bounds its rounding in distance_error()).
 Pose pose_at(const RigidPath& path, double t);

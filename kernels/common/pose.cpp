@@ -58,8 +58,10 @@ RigidPath path_between(const Pose& q0, const Pose& q1) {
   RigidPath path;
   path.start = q0;
   path.velocity = {q1.x.x - q0.x.x, q1.x.y - q0.x.y, q1.x.z - q0.x.z};
-  // M = R1 R0^T; its angle from the trace, its axis from the skew part (or,
-  // near a half turn, from the largest column of M + I).
+  // M = R1 R0^T = cos I + (1 - cos) u u^T + sin [u]x: its angle from the
+  // trace, its axis from the skew part 2 sin u up to a quarter turn, beyond
+  // from the symmetric part less cos I, (1 - cos) u u^T (the skew part there
+  // shrinks to rounding near a half turn and only gives the sign).
   const Matrix& a = q1.R;
   const Matrix& b = q0.R;
   Matrix m{};
@@ -71,21 +73,20 @@ RigidPath path_between(const Pose& q0, const Pose& q1) {
   const double cos2 = m[0] + m[4] + m[8] - 1;                                          // 2 cos(angle)
   path.angle = std::atan2(sin2, cos2);
   if (path.angle == 0) return path;
-  if (sin2 > 1e-6) {
+  if (cos2 >= 0) {
     path.axis = {skew.x / sin2, skew.y / sin2, skew.z / sin2};
     return path;
   }
-  // Near pi: M + I = 2 u u^T (+ O(sin)); the column of largest norm, its sign
-  // fixed by the skew part.
+  // (1 - cos) u u^T: its column of largest norm, normalized, signed by the skew part.
+  const auto entry = [&](int i, int j) { return (m[3 * i + j] + m[3 * j + i]) / 2 - (i == j ? cos2 / 2 : 0); };
   int best = 0;
   double best_norm = -1;
   for (int j = 0; j < 3; ++j) {
-    const double x = m[j] + (j == 0), y = m[3 + j] + (j == 1), z = m[6 + j] + (j == 2);
-    const double n = x * x + y * y + z * z;
+    const double n = entry(0, j) * entry(0, j) + entry(1, j) * entry(1, j) + entry(2, j) * entry(2, j);
     if (n > best_norm) best_norm = n, best = j;
   }
   const double n = std::sqrt(best_norm);
-  Vec3 u{(m[best] + (best == 0)) / n, (m[3 + best] + (best == 1)) / n, (m[6 + best] + (best == 2)) / n};
+  Vec3 u{entry(0, best) / n, entry(1, best) / n, entry(2, best) / n};
   if (u.x * skew.x + u.y * skew.y + u.z * skew.z < 0) u = {-u.x, -u.y, -u.z};
   path.axis = u;
   return path;

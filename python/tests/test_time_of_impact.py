@@ -50,6 +50,27 @@ def test_a_long_box_turning_into_a_sphere():
     assert r["at_toi"]["feature_a_type"] == simdccd.FeatureType.FACE
 
 
+def test_a_tiny_turn_of_a_long_box():
+    # Box half extents (1000, 0.01, 0.01) turning by 4.9e-7 radians about
+    # (1, 1, 1)/sqrt 3; a sphere of radius 0.5 at (999, 0.5101, 0), 1e-4 above
+    # the face y = 0.01. The turn's z part, 4.9e-7/sqrt 3, lifts the face at
+    # x = 999 by 999 * 4.9e-7 t / sqrt 3 (to first order; the rest is below
+    # 1e-9): contact at t* = 1e-4 sqrt 3 / (999 * 4.9e-7) = 0.3538. A turn
+    # this small once took its axis from the half-turn formula (about x, which
+    # never lifts the face: "separate").
+    axis = np.ones(3) / math.sqrt(3)
+    angle = 4.9e-7
+    k = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
+    turn = I3 + math.sin(angle) * k + (1 - math.cos(angle)) * k @ k  # Rodrigues
+    t_star = 1e-4 * math.sqrt(3) / (999 * angle)
+    r = one(S.box([1000, 0.01, 0.01]), S.sphere(0.5), (I3, STILL), (turn, STILL), (I3, [999, 0.5101, 0]),
+            (I3, [999, 0.5101, 0]), threshold=1e-10, tolerance=2 ** -36)
+    # Contact is declared within threshold + GJK's tolerance of the pair size
+    # (about 2000): 2.3e-7, which the lift covers in 8e-4 of the step.
+    assert r["status"] == simdccd.ToiStatus.CONTACT
+    assert t_star - 2e-3 <= r["toi"] <= t_star + 1e-4
+
+
 def test_a_miss_and_a_start_in_contact():
     # b passes 2 above a (radii 0.5): separate over the whole step, toi 1.
     r = one(S.sphere(0.5), S.sphere(0.5), (I3, STILL), (I3, STILL), (I3, [3.0, 2, 0]), (I3, [-3.0, 2, 0]))
@@ -80,6 +101,7 @@ def test_invalid_poses_and_the_same_answers_for_every_thread_count():
     reference = simdccd.time_of_impact(*args, threads=1)
     invalid = reference["status"] == simdccd.ToiStatus.INVALID_INPUT
     np.testing.assert_array_equal(np.flatnonzero(invalid), [0, 1, 2])
+    assert np.isnan(reference["toi"][invalid]).all()
     assert (reference["status"] == simdccd.ToiStatus.CONTACT).sum() >= 20
     assert (reference["toi"][~invalid] >= 0).all() and (reference["toi"][~invalid] <= 1).all()
     for threads in (0, 2, 5):

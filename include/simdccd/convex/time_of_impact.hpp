@@ -81,8 +81,8 @@ struct MovingPair {
 
 /// results[i] = time_of_impact(shapes[pairs[i].a], pairs[i].path_a,
 /// shapes[pairs[i].b], pairs[i].path_b, options), the pairs spread over
-/// `threads` cores (0: all; above 4096: 4096); the same answers for every
-/// count. An index past the shapes gives invalid_input. Throws
+/// `threads` cores (0 or less: all; above 4096: 4096); the same answers for
+/// every count. An index past the shapes gives invalid_input. Throws
 /// std::invalid_argument when results is not as long as pairs.
 void time_of_impact_batch(std::span<const ConvexShape> shapes, std::span<const MovingPair> pairs,
                           std::span<ToiResult> results, const ToiOptions& options = {}, int threads = 0);
