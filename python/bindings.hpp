@@ -23,6 +23,8 @@ void bind_step(py::module_& m);
 void bind_convex(py::module_& m);
 /// time_of_impact and ToiStatus (time_of_impact.cpp).
 void bind_time_of_impact(py::module_& m);
+/// PersistentSap (sweep_and_prune.cpp).
+void bind_sweep_and_prune(py::module_& m);
 
 /// `status` as a member of the module's Status IntEnum.
 py::object status_object(Status status);

@@ -44,15 +44,16 @@ struct PairIndices {
 PairIndices pair_indices(const py::object& a, const py::object& b, std::size_t shapes);
 
 /// The columns of `object`, of shape (n, tail...), as float64 (double) or
-/// int64; ValueError unless it has n rows. `keep` holds the data.
+/// int64; ValueError unless it has n rows (one per pair, or what `rows` names).
+/// `keep` holds the data.
 template <class T>
 std::vector<const T*> rows_of(const py::object& object, const char* name, const std::vector<py::ssize_t>& tail,
-                              std::size_t n, std::optional<Columns<T>>& keep) {
+                              std::size_t n, std::optional<Columns<T>>& keep, const char* rows = "pairs") {
   py::array array = std::is_same_v<T, double> ? float64_array(object, name) : int64_array(object, name);
   check_shape(array, name, tail, true);
   if (static_cast<std::size_t>(array.shape(0)) != n) {
     throw py::value_error(std::string(name) + " has " + std::to_string(array.shape(0)) + " rows for " +
-                          std::to_string(n) + " pairs");
+                          std::to_string(n) + " " + rows);
   }
   keep.emplace(std::move(array));
   return keep->read();

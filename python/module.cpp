@@ -1,6 +1,6 @@
 // The Python module simdccd: batches of queries, single exact queries,
-// whole mesh steps, and GJK and times of impact of convex shapes over numpy
-// arrays (docs/python.md).
+// whole mesh steps, and GJK, times of impact and the persistent sweep and
+// prune of convex shapes over numpy arrays (docs/python.md).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -59,4 +59,5 @@ PYBIND11_MODULE(simdccd, m) {
   simdccd::python::bind_step(m);
   simdccd::python::bind_convex(m);
   simdccd::python::bind_time_of_impact(m);
+  simdccd::python::bind_sweep_and_prune(m);
 }
