@@ -45,6 +45,18 @@ std::vector<Aabb> read_boxes(const py::object& object, std::size_t n) {
   return out;
 }
 
+/// Handles (n,) and their boxes (n, 2, 3), read and checked.
+struct Objects {
+  std::vector<std::uint32_t> handles;
+  std::vector<Aabb> boxes;
+};
+
+Objects read_objects(const py::object& handles, const py::object& boxes) {
+  Objects o{read_handles(handles), {}};
+  o.boxes = read_boxes(boxes, o.handles.size());
+  return o;
+}
+
 py::array_t<std::uint32_t> pair_array(const std::vector<convex::HandlePair>& pairs) {
   py::array_t<std::uint32_t> out({static_cast<py::ssize_t>(pairs.size()), py::ssize_t{2}});
   std::uint32_t* p = out.mutable_data();
@@ -65,9 +77,8 @@ void bind_sweep_and_prune(py::module_& m) {
       .def(
           "insert",
           [](PersistentSap& sap, const py::object& handles, const py::object& boxes) {
-            const std::vector<std::uint32_t> h = read_handles(handles);
-            const std::vector<Aabb> b = read_boxes(boxes, h.size());
-            sap.insert(h, b);
+            const Objects o = read_objects(handles, boxes);
+            sap.insert(o.handles, o.boxes);
           },
           py::arg("handles"), py::arg("boxes"),
           "Adds objects: handles (n,) new and distinct, boxes float64 (n, 2, 3), row i = [min, max]. "
@@ -75,9 +86,8 @@ void bind_sweep_and_prune(py::module_& m) {
       .def(
           "update",
           [](PersistentSap& sap, const py::object& handles, const py::object& boxes) {
-            const std::vector<std::uint32_t> h = read_handles(handles);
-            const std::vector<Aabb> b = read_boxes(boxes, h.size());
-            sap.update_all(h, b);
+            const Objects o = read_objects(handles, boxes);
+            sap.update_all(o.handles, o.boxes);
           },
           py::arg("handles"), py::arg("boxes"),
           "The frame's update: new boxes for the objects that moved (all present), then one "
