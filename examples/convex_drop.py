@@ -6,15 +6,20 @@
 Spheres, boxes, capsules, cylinders and random polytopes fall into a bin of
 five static boxes. Each step of 1/60 s:
   1. gravity; the broad phase (simdccd.PersistentSap, kept between steps) on
-     each body's swept box gives the candidate pairs;
+     each body's swept box (its bounding sphere at the start and end of the
+     step, plus a skin) gives the candidate pairs;
   2. speculative contacts: gjk's distance and normal of every candidate
      pair; impulses let a pair close only to half the skin within the step;
-  3. every body's end pose (velocity and spin), and simdccd.time_of_impact
-     on the candidate pairs: if any pair would still touch (the spin is not in
-     the impulses), the whole step is cut at 0.8 of the earliest toi, so
-     nothing ever passes through anything.
-At the end gjk checks every pair of bodies: none may intersect (exit 1
-otherwise). Prints progress and timings, draws a side view into OUT.png.
+  3. the swept boxes again with the velocities the impulses left, and
+     simdccd.time_of_impact on those candidate pairs from every body's pose to
+     its end pose (velocity and spin): if any pair would still touch (the spin
+     is not in the impulses; an impulse may throw a body at a third), the
+     whole step is cut at 0.8 of the earliest toi. Every pair that can meet in
+     the step is a candidate (a body stays within its swept box), so each
+     accepted step is certified free of contact: nothing passes through
+     anything.
+At the end gjk checks every pair of bodies once more (exit 1 if any
+intersect). Prints progress and timings, draws a side view into OUT.png.
 """
 import argparse
 import math
@@ -33,18 +38,19 @@ GRAVITY = np.array([0.0, -9.8, 0.0])
 DT = 1 / 60        # seconds a step
 SKIN = 0.01        # speculative contacts keep pairs about half this apart
 RESTITUTION = 0.2  # share of the approach speed a contact gives back
-SPIN_DAMPING = 0.98
+SPIN_DAMPING = 0.98  # a step's loss of spin to the air, so free bodies settle
 CUT = 0.8          # a cut step moves this fraction of the earliest toi
 HALF_WIDTH = 5.0   # the bin's inside: x and z in [-5, 5], floor at y = 0
 
 
 def bin_walls():
-    """Floor and four walls: (shape, center) of static boxes."""
-    return [(S.box([HALF_WIDTH, 0.5, HALF_WIDTH]), (0, -0.5, 0)),
-            (S.box([0.5, 4, HALF_WIDTH]), (-HALF_WIDTH - 0.5, 3.5, 0)),
-            (S.box([0.5, 4, HALF_WIDTH]), (HALF_WIDTH + 0.5, 3.5, 0)),
-            (S.box([HALF_WIDTH, 4, 0.5]), (0, 3.5, -HALF_WIDTH - 0.5)),
-            (S.box([HALF_WIDTH, 4, 0.5]), (0, 3.5, HALF_WIDTH + 0.5))]
+    """Floor and four walls: (shape, reach, center) of static boxes."""
+    walls = [([HALF_WIDTH, 0.5, HALF_WIDTH], (0, -0.5, 0)),
+             ([0.5, 4, HALF_WIDTH], (-HALF_WIDTH - 0.5, 3.5, 0)),
+             ([0.5, 4, HALF_WIDTH], (HALF_WIDTH + 0.5, 3.5, 0)),
+             ([HALF_WIDTH, 4, 0.5], (0, 3.5, -HALF_WIDTH - 0.5)),
+             ([HALF_WIDTH, 4, 0.5], (0, 3.5, HALF_WIDTH + 0.5))]
+    return [(S.box(half), float(np.linalg.norm(half)), center) for half, center in walls]
 
 
 def random_body(rng, k):
@@ -93,14 +99,11 @@ class Scene:
         walls = bin_walls()
         made = [random_body(rng, k) for k in range(bodies)]
         self.statics = len(walls)
-        self.shapes = simdccd.Shapes([s for s, _ in walls] + [s for s, _ in made])
+        self.shapes = simdccd.Shapes([s for s, _, _ in walls] + [s for s, _ in made])
         n = len(self.shapes)
-        wall_reach = [float(np.linalg.norm(s_half)) for s_half in ([HALF_WIDTH, 0.5, HALF_WIDTH], [0.5, 4, HALF_WIDTH],
-                                                                  [0.5, 4, HALF_WIDTH], [HALF_WIDTH, 4, 0.5],
-                                                                  [HALF_WIDTH, 4, 0.5])]
-        self.reach = np.array(wall_reach + [r for _, r in made])
+        self.reach = np.array([r for _, r, _ in walls] + [r for _, r in made])
         self.x = np.zeros((n, 3))
-        self.x[: self.statics] = [c for _, c in walls]
+        self.x[: self.statics] = [c for _, _, c in walls]
         # Dynamic bodies on a grid 1.8 apart (more than twice any reach), in layers.
         per_layer = 5
         for k in range(bodies):
@@ -124,20 +127,25 @@ class Scene:
         grow = (self.reach[rows] + SKIN)[:, None]
         return np.stack([np.minimum(self.x[rows], end) - grow, np.maximum(self.x[rows], end) + grow], axis=1)
 
-    def step(self):
+    def candidates(self):
+        """The pairs whose swept boxes overlap, the boxes of the current velocities."""
         dynamic = np.arange(self.statics, len(self.shapes))
-        self.v[dynamic] += GRAVITY * DT
         self.sap.update(dynamic, self.swept_boxes(dynamic))
         pairs = self.sap.pairs()
         pairs = pairs[pairs[:, 1] >= self.statics]  # walls never meet walls
-        a, b = pairs[:, 0], pairs[:, 1]
+        return pairs[:, 0], pairs[:, 1]
+
+    def step(self):
+        self.v[self.statics:] += GRAVITY * DT
         R = rotation(self.q)
-        if len(pairs):
+        a, b = self.candidates()
+        if len(a):
             self.speculative_impulses(a, b, R)
+            a, b = self.candidates()  # the impulses changed the swept boxes
         q_end = turned(self.q, self.omega, DT)
         x_end = self.x + self.v * DT
         fraction = 1.0
-        if len(pairs):
+        if len(a):
             R_end = rotation(q_end)
             t = simdccd.time_of_impact(self.shapes, a, b, R[a], self.x[a], R[b], self.x[b], R_end[a], x_end[a],
                                        R_end[b], x_end[b])
@@ -150,7 +158,7 @@ class Scene:
         self.x += self.v * DT * fraction
         self.q = turned(self.q, self.omega, DT * fraction)
         self.omega *= SPIN_DAMPING
-        return len(pairs)
+        return len(a)
 
     def speculative_impulses(self, a, b, R):
         g = simdccd.gjk(self.shapes, a, b, R[a], self.x[a], R[b], self.x[b])
@@ -159,16 +167,18 @@ class Scene:
         distance = g["distance"]
         w_a, w_b = self.inverse_mass[a], self.inverse_mass[b]
         share = np.where(certified, 1 / (w_a + w_b), 0.0)
+        resting = certified & (distance < 2 * SKIN)  # friction stops their spin (not in the impulses)
+        self.omega[a[resting]] = 0
+        self.omega[b[resting]] = 0
         for _ in range(8):  # Gauss-Seidel over the pairs, a few sweeps
             for k in np.flatnonzero(certified):
                 i, j, n = a[k], b[k], normal[k]
                 closing = np.dot(self.v[j] - self.v[i], n)  # negative: approaching
                 allowed = -(distance[k] - SKIN / 2) / DT
-                if distance[k] < 2 * SKIN:  # resting: friction stops the spin (not in the impulses)
-                    self.omega[i] = self.omega[j] = 0
                 if closing < allowed:
-                    # Stop at half the skin; a pair already closer bounces a little.
-                    target = allowed if distance[k] > SKIN / 2 else -RESTITUTION * closing
+                    # Stop at half the skin; a pair already closer leaves at the
+                    # speed that restores it, or bounces a little faster.
+                    target = allowed if distance[k] > SKIN / 2 else max(allowed, -RESTITUTION * closing)
                     impulse = (target - closing) * share[k]
                     self.v[i] -= impulse * w_a[k] * n
                     self.v[j] += impulse * w_b[k] * n

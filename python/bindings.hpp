@@ -4,6 +4,7 @@
 #include <pybind11/pybind11.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "simdccd/result.hpp"
@@ -28,6 +29,8 @@ void bind_sweep_and_prune(py::module_& m);
 
 /// `status` as a member of the module's Status IntEnum.
 py::object status_object(Status status);
+/// A C++ to_string() name as an enum member's: upper case, '-' as '_'.
+std::string member_name(std::string_view name);
 /// A new enum.IntEnum of the module: members[i] has value i.
 py::object int_enum(const char* name, const std::vector<std::string>& members);
 

@@ -6,6 +6,7 @@
 
 #include <cctype>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bindings.hpp"
@@ -16,6 +17,12 @@ namespace simdccd::python {
 
 py::object status_object(Status status) {
   return py::module_::import("simdccd").attr("Status")(static_cast<int>(status));
+}
+
+std::string member_name(std::string_view name) {
+  std::string out(name);
+  for (char& c : out) c = c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
 }
 
 py::object int_enum(const char* name, const std::vector<std::string>& members) {
@@ -34,9 +41,7 @@ PYBIND11_MODULE(simdccd, m) {
   // An IntEnum, so that the uint8 status arrays compare with its members.
   std::vector<std::string> members;
   for (const Status s : {Status::certified, Status::exact, Status::uncertain, Status::invalid_input}) {
-    std::string name(simdccd::to_string(s));
-    for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    members.push_back(name);
+    members.push_back(simdccd::python::member_name(simdccd::to_string(s)));
   }
   m.attr("Status") = simdccd::python::int_enum("Status", members);
 

@@ -19,6 +19,10 @@ namespace {
 using convex::Aabb;
 using convex::PersistentSap;
 
+std::string not_a_handle(std::int64_t h) {
+  return "PersistentSap: handle " + std::to_string(h) + ": not a handle (0 to 2^31 - 2)";
+}
+
 /// Handles (n,) below PersistentSap::max_handle (ValueError otherwise).
 std::vector<std::uint32_t> read_handles(const py::object& object) {
   const py::array array = int64_array(object, "handles");
@@ -27,10 +31,7 @@ std::vector<std::uint32_t> read_handles(const py::object& object) {
   const std::int64_t* h = c.read()[0];
   std::vector<std::uint32_t> out(c.count());
   for (std::size_t i = 0; i < out.size(); ++i) {
-    if (h[i] < 0 || h[i] >= PersistentSap::max_handle) {
-      throw py::value_error("handles[" + std::to_string(i) + "] = " + std::to_string(h[i]) +
-                            " is not a handle (0 to 2^31 - 2)");
-    }
+    if (h[i] < 0 || h[i] >= PersistentSap::max_handle) throw py::value_error(not_a_handle(h[i]));
     out[i] = static_cast<std::uint32_t>(h[i]);
   }
   return out;
@@ -81,7 +82,8 @@ void bind_sweep_and_prune(py::module_& m) {
             sap.insert(o.handles, o.boxes);
           },
           py::arg("handles"), py::arg("boxes"),
-          "Adds objects: handles (n,) new and distinct, boxes float64 (n, 2, 3), row i = [min, max]. "
+          "Adds objects: handles (n,) new and distinct (ValueError otherwise), boxes float64 (n, 2, 3), "
+          "row i = [min, max]. "
           "ValueError for a present handle or a box with NaN or min > max; nothing changes then.")
       .def(
           "update",
@@ -90,13 +92,13 @@ void bind_sweep_and_prune(py::module_& m) {
             sap.update_all(o.handles, o.boxes);
           },
           py::arg("handles"), py::arg("boxes"),
-          "The frame's update: new boxes for the objects that moved (all present), then one "
-          "incremental re-sort that adds and erases pairs as endpoints swap.")
+          "The frame's update: new boxes for the objects that moved (all present; a handle given "
+          "twice takes its last box), then one incremental re-sort that adds and erases pairs as "
+          "endpoints swap.")
       .def(
-          "remove", [](PersistentSap& sap, std::int64_t handle) {
-            if (handle < 0 || handle >= PersistentSap::max_handle || !sap.contains(std::uint32_t(handle))) {
-              throw py::value_error("remove: handle " + std::to_string(handle) + " is not present");
-            }
+          "remove",
+          [](PersistentSap& sap, std::int64_t handle) {
+            if (handle < 0 || handle >= PersistentSap::max_handle) throw py::value_error(not_a_handle(handle));
             sap.remove(std::uint32_t(handle));
           },
           py::arg("handle"), "Removes one object and its pairs.")

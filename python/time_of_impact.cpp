@@ -77,7 +77,12 @@ py::dict time_of_impact(const py::object& shapes, const py::object& a, const py:
 }  // namespace
 
 void bind_time_of_impact(py::module_& m) {
-  m.attr("ToiStatus") = int_enum("ToiStatus", {"SEPARATE", "CONTACT", "ITERATION_LIMIT", "INVALID_INPUT"});
+  std::vector<std::string> statuses;
+  for (const auto s : {convex::ToiStatus::separate, convex::ToiStatus::contact, convex::ToiStatus::iteration_limit,
+                       convex::ToiStatus::invalid_input}) {
+    statuses.push_back(member_name(convex::to_string(s)));
+  }
+  m.attr("ToiStatus") = int_enum("ToiStatus", statuses);
   const convex::ToiOptions defaults;
   m.def("time_of_impact", &time_of_impact, py::arg("shapes"), py::arg("a"), py::arg("b"), py::arg("rotation_a"),
         py::arg("translation_a"), py::arg("rotation_b"), py::arg("translation_b"), py::arg("end_rotation_a"),

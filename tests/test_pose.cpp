@@ -26,7 +26,9 @@ TEST_CASE("pose: path_between ends at the end pose, from tiny turns to half turn
   constexpr double pi = std::numbers::pi;
   // A start pose turned about an oblique axis, then each turn about each axis.
   const Pose start = pose_from_axis_angle(unit(0.3, -0.5, 0.8), 0.7, {1, 2, 3});
-  for (const Vec3 axis : {unit(0.6, 0.8, 0), unit(1, 1, 1), unit(-0.2, 0.1, 0.97), Vec3{0, 0, 1}}) {
+  // (0.2, -0.9, 0.1): the largest component negative, so the half-turn
+  // formula's column needs the skew part's sign.
+  for (const Vec3 axis : {unit(0.6, 0.8, 0), unit(1, 1, 1), unit(-0.2, 0.1, 0.97), unit(0.2, -0.9, 0.1), Vec3{0, 0, 1}}) {
     for (const double angle : {1e-12, 1e-9, 4e-7, 1e-3, 1.0, pi / 2, 2.0, pi - 1e-3, pi - 1e-6, pi - 4e-7, pi - 1e-9}) {
       CAPTURE(axis.x);
       CAPTURE(axis.y);

@@ -72,14 +72,16 @@ BOX = [[[0, 0, 0], [1, 1, 1]]]
     (lambda s: s.insert([0], [[[0, 0], [1, 1]]]), ValueError, r"boxes must have shape \(n, 2, 3\), not \(1, 2, 2\)"),
     (lambda s: s.insert([0, 1], BOX), ValueError, "boxes has 1 rows for 2 handles"),
     (lambda s: s.insert([0], np.array(BOX, dtype=np.float32)), TypeError, "boxes must be float64"),
-    (lambda s: s.insert([-1], BOX), ValueError, r"handles\[0\] = -1 is not a handle"),
-    (lambda s: s.insert([2 ** 31], BOX), ValueError, "is not a handle"),
+    (lambda s: s.insert([-1], BOX), ValueError, "handle -1: not a handle"),
+    (lambda s: s.insert([2 ** 31], BOX), ValueError, "not a handle"),
     (lambda s: s.insert([0.5], BOX), TypeError, "handles must be an integer array"),
     (lambda s: s.insert([5], BOX), ValueError, "handle 5: already present"),
     (lambda s: s.insert([7], [[[0, 0, 2], [1, 1, 1]]]), ValueError, "handle 7"),
     (lambda s: s.insert([7], [[[0, 0, np.nan], [1, 1, 1]]]), ValueError, "NaN"),
     (lambda s: s.update([8], BOX), ValueError, "handle 8"),
-    (lambda s: s.remove(8), ValueError, "remove: handle 8 is not present"),
+    (lambda s: s.remove(8), ValueError, "handle 8: not present"),
+    (lambda s: s.remove(-3), ValueError, "handle -3: not a handle"),
+    (lambda s: s.insert([7, 7], [[[0, 0, 0], [1, 1, 1]]] * 2), ValueError, "handle 7: twice in a batch"),
 ])
 def test_bad_arguments_raise_and_change_nothing(call, error, message):
     sap = simdccd.PersistentSap()
