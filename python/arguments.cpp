@@ -1,6 +1,9 @@
 #include "arguments.hpp"
 
+#include <cstdint>
+#include <limits>
 #include <stdexcept>
+#include <string>
 
 #include "simdccd/targets.hpp"
 
@@ -24,8 +27,19 @@ Mode parse_mode_name(const std::string& name) {
                               "'");
 }
 
+namespace {
+constexpr const char* kThreadsRule = "threads must be >= 0 (0: all cores)";
+}  // namespace
+
 void check_threads(int threads) {
-  if (threads < 0) throw std::invalid_argument("threads must be >= 0 (0: all cores)");
+  if (threads < 0) throw std::invalid_argument(kThreadsRule);
+}
+
+int thread_count(std::int64_t threads) {
+  if (threads < 0 || threads > std::numeric_limits<int>::max()) {
+    throw std::invalid_argument(std::string(kThreadsRule) + " and below 2^31, not " + std::to_string(threads));
+  }
+  return static_cast<int>(threads);
 }
 
 double check_min_distance(double d, Model model) {

@@ -2,6 +2,7 @@
 // models and modes, thread counts, and the implementation a call forces.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <mutex>
 #include <shared_mutex>
@@ -22,6 +23,8 @@ Model parse_model(const std::string& name);
 Mode parse_mode_name(const std::string& name);
 /// ValueError for a negative count (0: all cores).
 void check_threads(int threads);
+/// A count taken as a Python int: check_threads' rule, and below 2^31.
+int thread_count(std::int64_t threads);
 /// `d` when it is a valid Options::min_distance for `model` (0, or in
 /// (0, 2^60] with the linear model); ValueError otherwise.
 double check_min_distance(double d, Model model);

@@ -87,9 +87,8 @@ struct Batch {
 Batch read_batch(const py::object& shapes, const py::object& a, const py::object& b, const py::object& rotation_a,
                  const py::object& translation_a, const py::object& rotation_b, const py::object& translation_b,
                  double tolerance, std::int64_t max_iterations, std::int64_t threads) {
-  Batch batch{Shapes(shapes), {}, {.tolerance = tolerance,
-                                   .max_iterations = checked_int(max_iterations, 1, "max_iterations", "1 to 2^31 - 1")},
-              checked_int(threads, 0, "threads", ">= 0 (0: all cores) and below 2^31")};
+  Batch batch{Shapes(shapes), {}, {.tolerance = tolerance, .max_iterations = iteration_cap(max_iterations)},
+              thread_count(threads)};
   if (!convex::is_valid(batch.options)) {
     throw std::invalid_argument("tolerance must be in [2^-36, 1), not " + std::string(py::repr(py::float_(tolerance))));
   }

@@ -88,11 +88,11 @@ std::vector<Pose> read_poses(const py::object& rotation, const py::object& trans
   return poses;
 }
 
-int checked_int(std::int64_t value, std::int64_t least, const char* name, const char* rule) {
-  if (value < least || value > std::numeric_limits<int>::max()) {
-    throw std::invalid_argument(std::string(name) + " must be " + rule + ", not " + std::to_string(value));
+int iteration_cap(std::int64_t max_iterations) {
+  if (max_iterations < 1 || max_iterations > std::numeric_limits<int>::max()) {
+    throw std::invalid_argument("max_iterations must be 1 to 2^31 - 1, not " + std::to_string(max_iterations));
   }
-  return static_cast<int>(value);
+  return static_cast<int>(max_iterations);
 }
 
 py::dict gjk_answers(const std::vector<GjkResult>& results) {

@@ -64,8 +64,9 @@ std::vector<const T*> rows_of(const py::object& object, const char* name, const 
 std::vector<Pose> read_poses(const py::object& rotation, const py::object& translation, const char* rotation_name,
                              const char* translation_name, std::size_t n);
 
-/// `value` as an int in [least, 2^31 - 1] (ValueError naming `rule` otherwise).
-int checked_int(std::int64_t value, std::int64_t least, const char* name, const char* rule);
+/// GjkOptions' and ToiOptions' max_iterations from a Python int: 1 to 2^31 - 1
+/// (ValueError otherwise).
+int iteration_cap(std::int64_t max_iterations);
 
 /// One array a field of GjkResult, one row a pair (docs/python.md's table).
 py::dict gjk_answers(const std::vector<convex::GjkResult>& results);

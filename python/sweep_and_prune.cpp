@@ -58,6 +58,15 @@ Objects read_objects(const py::object& handles, const py::object& boxes) {
   return o;
 }
 
+/// A PersistentSap method over numpy (handles, boxes), read and checked first.
+template <class Method>
+auto on_objects(Method method) {
+  return [method](PersistentSap& sap, const py::object& handles, const py::object& boxes) {
+    const Objects o = read_objects(handles, boxes);
+    method(sap, o.handles, o.boxes);
+  };
+}
+
 py::array_t<std::uint32_t> pair_array(const std::vector<convex::HandlePair>& pairs) {
   py::array_t<std::uint32_t> out({static_cast<py::ssize_t>(pairs.size()), py::ssize_t{2}});
   std::uint32_t* p = out.mutable_data();
@@ -75,22 +84,12 @@ void bind_sweep_and_prune(py::module_& m) {
                             "The broad phase that keeps its overlap set between frames (docs/convex_broad.md): "
                             "closed axis-aligned boxes by integer handle; touching boxes overlap.")
       .def(py::init<>())
-      .def(
-          "insert",
-          [](PersistentSap& sap, const py::object& handles, const py::object& boxes) {
-            const Objects o = read_objects(handles, boxes);
-            sap.insert(o.handles, o.boxes);
-          },
+      .def("insert", on_objects([](PersistentSap& sap, const auto& h, const auto& b) { sap.insert(h, b); }),
           py::arg("handles"), py::arg("boxes"),
           "Adds objects: handles (n,) new and distinct (ValueError otherwise), boxes float64 (n, 2, 3), "
           "row i = [min, max]. "
           "ValueError for a present handle or a box with NaN or min > max; nothing changes then.")
-      .def(
-          "update",
-          [](PersistentSap& sap, const py::object& handles, const py::object& boxes) {
-            const Objects o = read_objects(handles, boxes);
-            sap.update_all(o.handles, o.boxes);
-          },
+      .def("update", on_objects([](PersistentSap& sap, const auto& h, const auto& b) { sap.update_all(h, b); }),
           py::arg("handles"), py::arg("boxes"),
           "The frame's update: new boxes for the objects that moved (all present; a handle given "
           "twice takes its last box), then one incremental re-sort that adds and erases pairs as "

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "arguments.hpp"
 #include "bindings.hpp"
 #include "convex_arguments.hpp"
 #include "simdccd/convex/time_of_impact.hpp"
@@ -27,9 +28,9 @@ py::dict time_of_impact(const py::object& shapes, const py::object& a, const py:
   const Shapes s(shapes);
   convex::ToiOptions options;
   options.threshold = threshold;
-  options.max_iterations = checked_int(max_iterations, 1, "max_iterations", "1 to 2^31 - 1");
+  options.max_iterations = iteration_cap(max_iterations);
   options.gjk.tolerance = tolerance;
-  const int cores = checked_int(threads, 0, "threads", ">= 0 (0: all cores) and below 2^31");
+  const int cores = thread_count(threads);
   if (!convex::is_valid(options)) {
     throw std::invalid_argument("threshold must be in [0, 1) and tolerance in [2^-36, 1), not " +
                                 std::string(py::repr(py::float_(threshold))) + " and " +

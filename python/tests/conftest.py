@@ -1,5 +1,6 @@
 # The bundled data sets (tests/data) read in Python, independently of the
-# C++ readers, and the C++ command-line tool when ctest names it.
+# C++ readers, the C++ command-line tool when ctest names it, and random
+# rotations for the convex tests.
 import json
 import os
 import subprocess
@@ -52,3 +53,14 @@ def run_cli(*args):
         pytest.skip("SIMDCCD_CLI is not set (ctest sets it when the tool is built)")
     out = subprocess.run([cli, *args, "--json"], capture_output=True, text=True, check=True).stdout
     return json.loads(out.strip().splitlines()[-1])
+
+
+def random_rotations(rng, n):
+    """n rotation matrices (n, 3, 3) of random unit quaternions (uniform over rotations)."""
+    q = rng.normal(size=(n, 4))
+    w, x, y, z = (q / np.linalg.norm(q, axis=1, keepdims=True)).T
+    return np.stack([
+        np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)], axis=1),
+        np.stack([2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)], axis=1),
+        np.stack([2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)], axis=1),
+    ], axis=1)

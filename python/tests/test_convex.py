@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import simdccd
+from conftest import random_rotations
 
 S = simdccd.Shape
 I3 = np.eye(3)
@@ -92,16 +93,6 @@ def test_capsule_side_and_cylinder_cap():
     r = one_pair(S.cylinder(1.0, 1.0), S.sphere(0.5), (0.0, 0.0, 3.0))
     assert abs(r["distance"] - 1.5) <= r["tolerance"]
     assert (r["feature_a_type"], r["feature_a_index"]) == (simdccd.FeatureType.FACE, 1)
-
-
-def random_rotations(rng, n):
-    q = rng.normal(size=(n, 4))
-    w, x, y, z = (q / np.linalg.norm(q, axis=1, keepdims=True)).T
-    return np.stack([
-        np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)], axis=1),
-        np.stack([2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)], axis=1),
-        np.stack([2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)], axis=1),
-    ], axis=1)
 
 
 def random_batch(seed=5, n=400, shapes=60):

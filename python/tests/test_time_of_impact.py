@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import simdccd
+from conftest import random_rotations
 
 S = simdccd.Shape
 I3 = np.eye(3)
@@ -86,12 +87,7 @@ def test_invalid_poses_and_the_same_answers_for_every_thread_count():
     shapes = simdccd.Shapes([S.box([0.5, 0.3, 0.2]), S.sphere(0.4), S.capsule(0.2, 0.5), S.cylinder(0.3, 0.3),
                              S.polytope(rng.normal(size=(9, 3)) * 0.5)])
     a, b = rng.integers(0, 5, n), rng.integers(0, 5, n)
-    q = rng.normal(size=(4, n, 4))
-    q /= np.linalg.norm(q, axis=2, keepdims=True)
-    w, x, y, z = np.moveaxis(q, 2, 0)
-    R = np.stack([np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)], -1),
-                  np.stack([2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)], -1),
-                  np.stack([2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)], -1)], -2)
+    R = [random_rotations(rng, n) for _ in range(4)]
     start_b = rng.uniform(1.5, 3, (n, 3)) * rng.choice([-1, 1], (n, 3))
     args = [shapes, a, b, R[0], rng.uniform(-0.2, 0.2, (n, 3)), R[1], start_b, R[2],
             rng.uniform(-0.2, 0.2, (n, 3)), R[3], -start_b]
