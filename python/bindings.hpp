@@ -26,6 +26,8 @@ void bind_convex(py::module_& m);
 void bind_time_of_impact(py::module_& m);
 /// PersistentSap (sweep_and_prune.cpp).
 void bind_sweep_and_prune(py::module_& m);
+/// ContactCache and contact_ids (contact_cache.cpp).
+void bind_contact_cache(py::module_& m);
 
 /// `status` as a member of the module's Status IntEnum.
 py::object status_object(Status status);

@@ -65,4 +65,5 @@ PYBIND11_MODULE(simdccd, m) {
   simdccd::python::bind_convex(m);
   simdccd::python::bind_time_of_impact(m);
   simdccd::python::bind_sweep_and_prune(m);
+  simdccd::python::bind_contact_cache(m);
 }
