@@ -114,6 +114,7 @@ struct Cache {
 
   /// A value row: a number for every column, or `width` numbers.
   Row row(const py::object& object, const char* name) const {
+    if (object.is_none()) throw py::type_error(std::string(name) + " must be a number or " + std::to_string(width) + " numbers, not None");
     const py::array array = float64_array(object, name);
     Row r{};
     if (array.ndim() == 0) {
@@ -126,32 +127,82 @@ struct Cache {
     return r;
   }
 
+  /// A read-only copy (writing into it would change nothing: read-only, so
+  /// the mistake raises).
   py::array_t<double> rows(std::span<const Row> values) const {
     py::array_t<double> out({static_cast<py::ssize_t>(values.size()), static_cast<py::ssize_t>(width)});
     double* p = out.mutable_data();
     for (const Row& r : values) p = std::copy_n(r.begin(), width, p);
+    out.attr("setflags")(py::arg("write") = false);
     return out;
+  }
+
+  /// values := `object`, (m, width) for this frame's m contacts. Converted
+  /// before m is read: the conversion may run Python code that updates the cache.
+  void set_values(const py::object& object) {
+    const py::array array = float64_array(object, "values");
+    check_shape(array, "values", {static_cast<py::ssize_t>(width)}, true);
+    const std::span<Row> rows = cache.values();
+    if (static_cast<std::size_t>(array.shape(0)) != rows.size()) {
+      throw py::value_error("values has " + std::to_string(array.shape(0)) + " rows for " +
+                            std::to_string(rows.size()) + " contacts");
+    }
+    Columns<double> columns(array);
+    const std::vector<const double*> v = columns.read();
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      for (std::size_t k = 0; k < width; ++k) rows[i][k] = v[k][i];
+    }
   }
 
   convex::ContactCache<Row> cache;
   std::size_t width = 1;
 };
 
-std::string dict_key_error(const char* key) { return std::string("contact_ids: result has no '") + key + "'"; }
-
-/// Column `key` of a gjk() answer as a 1-D array of T with n entries.
-template <class T>
-py::array_t<T> answer_column(const py::dict& result, const char* key, std::size_t n) {
-  if (!result.contains(key)) throw py::key_error(dict_key_error(key));
-  auto a = py::array_t<T, py::array::forcecast>::ensure(result[key]);
-  if (!a || a.ndim() != 1 || static_cast<std::size_t>(a.shape(0)) != n) {
-    throw py::value_error(std::string("contact_ids: result['") + key + "'] must have shape (" + std::to_string(n) +
-                          ",)");
+/// A bool array (n,) (TypeError for another dtype, ValueError for another shape).
+std::vector<bool> bools(const py::object& object, const std::string& name, std::size_t n) {
+  const py::array array = py::array::ensure(object);
+  if (!array || array.dtype().kind() != 'b') throw py::type_error("contact_ids: " + name + " must be a bool array");
+  if (array.ndim() != 1 || static_cast<std::size_t>(array.shape(0)) != n) {
+    throw py::value_error("contact_ids: " + name + " must have shape (" + std::to_string(n) + ",)");
   }
-  return a;
+  const auto b = py::array_t<bool, py::array::forcecast>::ensure(array);
+  std::vector<bool> out(n);
+  for (std::size_t i = 0; i < n; ++i) out[i] = b.at(i);
+  return out;
 }
 
-py::array_t<std::int64_t> contact_ids(const py::object& a, const py::object& b, const py::dict& result) {
+/// Column `key` of a gjk() answer: n integers (TypeError for another
+/// dtype, bool included; no silent cast), as int64, a uint64 above 2^63 - 1
+/// a ValueError naming its row.
+std::vector<std::int64_t> answer_column(const py::dict& result, const char* key, std::size_t n) {
+  if (!result.contains(key)) throw py::key_error(std::string("contact_ids: result has no '") + key + "'");
+  const std::string name = std::string("result['") + key + "']";
+  const py::array array = py::array::ensure(result[key]);
+  if (!array || (array.dtype().kind() != 'i' && array.dtype().kind() != 'u')) {
+    throw py::type_error("contact_ids: " + name + " must be an integer array");
+  }
+  if (array.ndim() != 1 || static_cast<std::size_t>(array.shape(0)) != n) {
+    throw py::value_error("contact_ids: " + name + " must have shape (" + std::to_string(n) + ",)");
+  }
+  std::vector<std::int64_t> out(n);
+  if (array.dtype().kind() == 'u') {
+    const auto u = py::array_t<std::uint64_t, py::array::forcecast>::ensure(array);  // lossless
+    for (std::size_t i = 0; i < n; ++i) {
+      if (u.at(i) > std::uint64_t{INT64_MAX}) {
+        throw py::value_error("contact_ids row " + std::to_string(i) + ": " + key + " " + std::to_string(u.at(i)) +
+                              " is not below 2^63");
+      }
+      out[i] = static_cast<std::int64_t>(u.at(i));
+    }
+  } else {
+    const auto v = py::array_t<std::int64_t, py::array::forcecast>::ensure(array);  // lossless
+    for (std::size_t i = 0; i < n; ++i) out[i] = v.at(i);
+  }
+  return out;
+}
+
+py::array_t<std::int64_t> contact_ids(const py::object& a, const py::object& b, const py::dict& result,
+                                      const py::object& where) {
   const py::array array_a = int64_array(a, "a");
   check_shape(array_a, "a", {}, true);
   Columns<std::int64_t> columns_a(array_a);
@@ -159,16 +210,22 @@ py::array_t<std::int64_t> contact_ids(const py::object& a, const py::object& b, 
   const std::int64_t* body_a = columns_a.read()[0];
   std::optional<Columns<std::int64_t>> keep_b;
   const std::int64_t* body_b = rows_of<std::int64_t>(b, "b", {}, n, keep_b, "bodies in a")[0];
-  const auto type_a = answer_column<std::uint8_t>(result, "feature_a_type", n);
-  const auto type_b = answer_column<std::uint8_t>(result, "feature_b_type", n);
-  const auto index_a = answer_column<std::uint64_t>(result, "feature_a_index", n);
-  const auto index_b = answer_column<std::uint64_t>(result, "feature_b_index", n);
-  std::vector<ContactId> ids(n);
+  const std::vector<bool> take = where.is_none() ? std::vector<bool>(n, true) : bools(where, "where", n);
+  if (!result.contains("valid")) throw py::key_error("contact_ids: result has no 'valid'");
+  const std::vector<bool> valid = bools(result["valid"], "result['valid']", n);
+  const std::vector<std::int64_t> columns[4] = {
+      answer_column(result, "feature_a_type", n), answer_column(result, "feature_a_index", n),
+      answer_column(result, "feature_b_type", n), answer_column(result, "feature_b_index", n)};
+  std::vector<ContactId> ids;
   for (std::size_t i = 0; i < n; ++i) {
-    const std::int64_t v[6] = {body_a[i], type_a.at(i), static_cast<std::int64_t>(index_a.at(i)),
-                               body_b[i], type_b.at(i), static_cast<std::int64_t>(index_b.at(i))};
+    if (!take[i]) continue;
+    if (!valid[i]) {
+      throw py::value_error("contact_ids row " + std::to_string(i) +
+                            ": an invalid pair (result['valid'] False) has no features; leave it out with where=");
+    }
+    const std::int64_t v[6] = {body_a[i], columns[0][i], columns[1][i], body_b[i], columns[2][i], columns[3][i]};
     for (int k = 0; k < 6; ++k) checked("contact_ids", i, k, v[k]);
-    ids[i] = contact(v[0], v[1], v[2], v[3], v[4], v[5]);
+    ids.push_back(contact(v[0], v[1], v[2], v[3], v[4], v[5]));
   }
   return id_array(ids);
 }
@@ -201,18 +258,9 @@ void bind_contact_cache(py::module_& m) {
           "reported (a contact reported twice once).")
       .def_property(
           "values", [](const Cache& c) { return c.rows(c.cache.values()); },
-          [](Cache& c, const py::object& object) {
-            std::optional<Columns<double>> keep;
-            const std::size_t m = c.cache.contacts().size();
-            const std::vector<const double*> v =
-                rows_of<double>(object, "values", {static_cast<py::ssize_t>(c.width)}, m, keep, "contacts");
-            const std::span<Row> rows = c.cache.values();
-            for (std::size_t i = 0; i < m; ++i) {
-              for (std::size_t k = 0; k < c.width; ++k) rows[i][k] = v[k][i];
-            }
-          },
-          "This frame's values, float64 (m, width), row i for contacts[i]: read as a copy; assign an "
-          "(m, width) array to store the solver's results for the next frame.")
+          &Cache::set_values,
+          "This frame's values, float64 (m, width), row i for contacts[i]: read as a read-only copy; "
+          "assign an (m, width) array to store the solver's results for the next frame.")
       .def(
           "find",
           [](const Cache& c, const py::object& id) -> py::object {
@@ -220,7 +268,7 @@ void bind_contact_cache(py::module_& m) {
             if (r == nullptr) return py::none();
             return c.rows(std::span<const Row>(r, 1))[py::int_(0)];
           },
-          py::arg("id"), "The values (width,) of a contact held (this frame's or aged), or None.")
+          py::arg("id"), "A read-only copy of the values (width,) of a contact held (this frame's or aged), or None.")
       .def("__len__", [](const Cache& c) { return c.cache.size(); }, "Contacts held, aged ones included.")
       .def_property_readonly("width", [](const Cache& c) { return c.width; })
       .def_property_readonly("extra_frames", [](const Cache& c) { return c.cache.extra_frames(); })
@@ -231,11 +279,13 @@ void bind_contact_cache(py::module_& m) {
           "The counts summed over every update.")
       .def("clear", [](Cache& c) { c.cache.clear(); }, "No contacts.");
 
-  m.def("contact_ids", &contact_ids, py::arg("a"), py::arg("b"), py::arg("result"),
-        R"(The contacts of gjk() answers: int64 (n, 6) rows (a[i], feature_a_type, feature_a_index,
-b[i], feature_b_type, feature_b_index) of result (gjk()'s dict), for ContactCache.update. a and
-b: the pairs' body ids (n,), 0 to 2^32 - 1 (gjk's shape indices, or the caller's own). Keep the
-rows of the pairs in contact (e.g. ids[result["distance"] < skin]).)");
+  m.def("contact_ids", &contact_ids, py::arg("a"), py::arg("b"), py::arg("result"), py::arg("where") = py::none(),
+        R"(The contacts of gjk() answers, for ContactCache.update: int64 rows (a[i], feature_a_type,
+feature_a_index, b[i], feature_b_type, feature_b_index) of the pairs where `where` (bool (n,);
+None: all) is True, in order. result: gjk()'s dict from a distance query (intersection_only
+leaves features unset). a, b: the pairs' body ids (n,), 0 to 2^32 - 1: the caller's bodies, not
+gjk's shape indices where bodies share a shape. An invalid pair selected is a ValueError:
+where=r["valid"] & (r["distance"] < skin) keeps the valid pairs in contact.)");
 }
 
 }  // namespace simdccd::python

@@ -51,6 +51,31 @@ def test_aged_contacts_come_back_with_their_values():
     assert len(cache) == 0 and cache.last_stats["dropped"] == 2
 
 
+def test_a_number_as_fresh_fills_every_value_and_reads_are_read_only():
+    cache = simdccd.ContactCache(width=3)
+    cache.update([[0, V, 1, 1, V, 2]], fresh=7.5)
+    np.testing.assert_array_equal(cache.values, [[7.5, 7.5, 7.5]])
+    with pytest.raises(ValueError, match="read-only"):
+        cache.values[0, 0] = 1.0  # a copy: writing it would change nothing
+    with pytest.raises(ValueError, match="read-only"):
+        cache.find([0, V, 1, 1, V, 2])[0] = 1.0
+
+
+def test_values_converted_before_the_contacts_are_counted():
+    # An object whose conversion clears the cache: the assignment must see
+    # the cache as it is after the conversion (0 contacts), not write 50 rows.
+    cache = simdccd.ContactCache(width=2)
+    cache.update([[0, V, 0, k, V, 0] for k in range(1, 51)])
+
+    class Clears:
+        def __array__(self, dtype=None, copy=None):
+            cache.clear()
+            return np.ones((50, 2))
+
+    with pytest.raises(ValueError, match="values has 50 rows for 0 contacts"):
+        cache.values = Clears()
+
+
 def test_duplicates_collapse_and_equal_bodies_order_features():
     cache = simdccd.ContactCache()
     # One body against itself (a self-contact): the smaller feature first.
@@ -75,12 +100,15 @@ def model_frames(frames, extra_frames, width, rng):
             seen.add(key)
             now.append([key, by_id[key][1] if key in by_id else fresh.copy(), 0])
         aged = [[h[0], h[1], h[2] + 1] for h in held if h[0] not in seen and h[2] + 1 <= extra_frames]
+        hits = sum(h[0] in by_id for h in now)
+        stats = {"hits": hits, "misses": len(now) - hits, "kept": len(aged),
+                 "dropped": len(held) - hits - len(aged)}
         held = now + aged
         before = np.array([h[1] for h in now]).reshape(-1, width)
         solved = rng.normal(size=(len(now), width))  # what the solver writes back
         for h, v in zip(now, solved):
             h[1] = v
-        yield fresh, [h[0] for h in now], before, solved, held
+        yield fresh, [h[0] for h in now], before, solved, held, stats
 
 
 @pytest.mark.parametrize("extra_frames", [0, 2])
@@ -100,8 +128,10 @@ def test_random_frames_follow_the_rule(extra_frames):
         frames.append(rows)
     cache = simdccd.ContactCache(width=width, extra_frames=extra_frames)
     model_rng = np.random.default_rng(1)
-    for ids, (fresh, now, before, solved, held) in zip(frames, model_frames(frames, extra_frames, width, model_rng)):
-        cache.update(ids, fresh=fresh)
+    for ids, (fresh, now, before, solved, held, stats) in zip(frames, model_frames(frames, extra_frames, width,
+                                                                                  model_rng)):
+        s = cache.update(ids, fresh=fresh)
+        assert {k: s[k] for k in stats} == stats
         np.testing.assert_array_equal(cache.contacts, np.array(now, dtype=np.int64).reshape(-1, 6))
         np.testing.assert_array_equal(cache.values, before)
         cache.values = solved
@@ -114,26 +144,44 @@ def test_random_frames_follow_the_rule(extra_frames):
 
 def test_contact_ids_of_gjk_answers():
     # Unit cube b (half extents 0.5) resting on unit cube a at z = 1, shifted
-    # by (0.25, 0.25): face to face, a's top face on b's bottom face; a small
-    # sphere at (5, 0, 0) touches nothing.
-    shapes = [simdccd.Shape.box([0.5, 0.5, 0.5]), simdccd.Shape.box([0.5, 0.5, 0.5]), simdccd.Shape.sphere(0.1)]
-    r = simdccd.gjk(shapes, [0, 0], [1, 2], [I3, I3], np.zeros((2, 3)), [I3, I3], [[0.25, 0.25, 1.0], [5, 0, 0]])
-    ids = simdccd.contact_ids([7, 7], [9, 4], r)
-    assert ids.dtype == np.int64 and ids.shape == (2, 6)
-    np.testing.assert_array_equal(ids[:, [0, 3]], [[7, 9], [7, 4]])
-    assert ids[0, 1] == F and ids[0, 4] == F
-    np.testing.assert_array_equal(ids[:, 2], r["feature_a_index"].astype(np.int64))
+    # by (0.25, 0.25): face to face, a's top face on b's bottom face. A sphere
+    # at (5, 0, 0) touches nothing; a tetrahedron's vertex 0 (the origin)
+    # 0.1 above the cube's top face (z = 0.5) touches it at a vertex, 0.1 apart.
+    tetrahedron = simdccd.Shape.polytope(np.array([[0, 0, 0], [1, 0, 1], [0, 1, 1], [-1, -1, 1]], dtype=float))
+    shapes = [simdccd.Shape.box([0.5, 0.5, 0.5]), simdccd.Shape.box([0.5, 0.5, 0.5]), simdccd.Shape.sphere(0.1),
+              tetrahedron]
+    r = simdccd.gjk(shapes, [0, 0, 0], [1, 2, 3], [I3] * 3, np.zeros((3, 3)), [I3] * 3,
+                    [[0.25, 0.25, 1.0], [5, 0, 0], [0, 0, 0.6]])
+    ids = simdccd.contact_ids([7, 7, 7], [9, 4, 5], r)
+    assert ids.dtype == np.int64 and ids.shape == (3, 6)
+    # Each row is (a, feature_a_type, feature_a_index, b, feature_b_type, feature_b_index).
+    expected = np.stack([[7, 7, 7], r["feature_a_type"], r["feature_a_index"].astype(np.int64), [9, 4, 5],
+                         r["feature_b_type"], r["feature_b_index"].astype(np.int64)], axis=1)
+    np.testing.assert_array_equal(ids, expected)
+    assert tuple(ids[0, [1, 4]]) == (F, F)
+    assert tuple(ids[2, [1, 4, 5]]) == (F, V, 0)  # the tetrahedron's vertex 0 over the face
     cache = simdccd.ContactCache()
-    touching = ids[r["distance"] < 1e-9]
-    assert cache.update(touching)["misses"] == 1
-    # The next frame, the same contact again: a hit.
+    near = r["valid"] & (r["distance"] < 0.2)
+    assert cache.update(simdccd.contact_ids([7, 7, 7], [9, 4, 5], r, where=near))["misses"] == 2
+    # The next frame, the cubes' contact again: a hit.
     r2 = simdccd.gjk(shapes, [0], [1], [I3], [[0, 0, 0]], [I3], [[0.25, 0.25, 1.0]])
     assert cache.update(simdccd.contact_ids([7], [9], r2))["hits"] == 1
 
 
+def test_contact_ids_refuses_invalid_pairs_unless_left_out():
+    shapes = [simdccd.Shape.sphere(1.0)] * 2
+    bad = np.diag([1.0, 1.0, 2.0])  # no rotation: pair 1 is invalid
+    r = simdccd.gjk(shapes, [0, 0], [1, 1], [I3, bad], np.zeros((2, 3)), [I3, I3], [[1.5, 0, 0], [1.5, 0, 0]])
+    assert list(r["valid"]) == [True, False] and r["distance"][1] == 0
+    with pytest.raises(ValueError, match="row 1: an invalid pair"):
+        simdccd.contact_ids([0, 2], [1, 3], r)
+    np.testing.assert_array_equal(simdccd.contact_ids([0, 2], [1, 3], r, where=r["valid"])[:, [0, 3]], [[0, 1]])
+
+
 @pytest.mark.parametrize("call,error,message", [
     (lambda c: c.update([[0, 0, 0, 1, 3, 0]]), ValueError, "feature_b_type 3 is not 0 to 2"),
-    (lambda c: c.update([[-1, 0, 0, 1, 0, 0]]), ValueError, "ids row 0: body_a -1"),
+    (lambda c: c.update([[0, 0, 0, 1, 0, 0]] * 2 + [[-1, 0, 0, 1, 0, 0]]), ValueError, "ids row 2: body_a -1"),
+    (lambda c: c.update([[0, 0, 0, 1, 0, 0]], fresh=None), TypeError, "fresh"),
     (lambda c: c.update([[0, 0, 0, 2**32, 0, 0]]), ValueError, "body_b 4294967296"),
     (lambda c: c.update([[0, 0, -5, 1, 0, 0]]), ValueError, "feature_a_index -5 is not at least 0"),
     (lambda c: c.update([[0, 0, 0, 1, 0]]), ValueError, "ids"),
@@ -161,3 +209,9 @@ def test_contact_ids_checks_its_inputs():
         simdccd.contact_ids([0], [1], {k: v for k, v in r.items() if k != "feature_b_index"})
     with pytest.raises(ValueError, match="body_a -3"):
         simdccd.contact_ids([-3], [1], r)
+    with pytest.raises(TypeError, match="feature_a_index"):
+        simdccd.contact_ids([0], [1], {**r, "feature_a_index": r["feature_a_index"].astype(float)})
+    with pytest.raises(ValueError, match="feature_b_index 9223372036854775808 is not below 2"):
+        simdccd.contact_ids([0], [1], {**r, "feature_b_index": np.array([2**63], dtype=np.uint64)})
+    with pytest.raises(TypeError, match="where"):
+        simdccd.contact_ids([0], [1], r, where=[1])
