@@ -42,8 +42,11 @@ implementation of --targets and thread count of --threads), of libccd 2.1's
 ccdGJKIntersect and of Bullet 3.24's btGjkPairDetector (double build, margin 0,
 distance) on one thread, when found at build time; then each pair class
 (generic, shared_vertex, face_contact, near_contact) alone, simdccd on the
-last target and one thread; every answer judged against the exact distance
-(wrong: outside simdccd's documented tolerance band). Then
+last target and one thread; then the next frame (every b moved by 1% of its
+reach and turned 0.01 rad), simdccd's queries also warm-started from their
+answers on the first (rows "next_frame", "... warm"); every answer judged
+against the exact distance (wrong: outside simdccd's documented tolerance
+band). Then
 the persistent sweep and prune (convex/persistent_sap.hpp): --boxes boxes moving
 by up to each --speeds step a frame for --frames frames, microseconds per frame
 against a fresh sort and sweep, pair sets compared every frame. Writes
@@ -78,6 +81,7 @@ struct GjkRow {
   std::uint64_t intersecting = 0, wrong = 0;
   std::uint64_t missed = 0;      ///< of the wrong: touching or intersecting (D = 0) answered separate
   std::uint64_t false_hits = 0;  ///< of the wrong: answered intersecting with D above the tolerance
+  double iterations = 0;         ///< simdccd: support evaluations a pair (GjkBatchStats::iterations / pairs)
 };
 
 /// Counts a peer's wrong intersection flags into `row`: intersecting while D
@@ -92,11 +96,14 @@ void count_wrong_flags(const std::vector<char>& intersecting, const std::vector<
   row.wrong = row.false_hits + row.missed;
 }
 
-/// Pairs to time, with their exact distances and a name for the rows.
+/// Pairs to time, with their exact distances and a name for the rows; for
+/// a frame that follows another, each query's warm starts from it (empty:
+/// cold starts only).
 struct PairSet {
   std::string name;
   std::vector<PolytopePair> pairs;
   std::vector<ExactPolytopeDistance> exact;
+  std::vector<GjkWarmStart> warm[2];  ///< [0]: the distance query's, [1]: the intersection test's
 };
 
 /// The rows of one pair set: each implementation of `targets` and thread
@@ -127,17 +134,24 @@ std::vector<GjkRow> time_gjk(const PairSet& set, int max_vertices, const std::ve
     for (const bool intersection : {false, true}) {
       GjkOptions options;
       options.intersection_only = intersection;
+      const std::string who = intersection ? "simdccd intersection" : "simdccd distance";
       for (const int threads : thread_list) {
-        const auto [seconds, stats] = fastest_call([&] { return gjk_batch(shapes, batch, results, options, threads); });
-        GjkRow row{max_vertices, set.name, intersection ? "simdccd intersection" : "simdccd distance", target, threads,
-                   double(count) / seconds, stats.intersecting};
-        for (std::size_t i = 0; i < count; ++i) {
-          const GjkVerdict v = judge_gjk(results[i], exact[i]);
-          row.wrong += v.mismatch;
-          row.missed += v.mismatch && exact[i].intersecting;
-          row.false_hits += v.mismatch && results[i].intersecting;
+        for (const bool warm : {false, true}) {
+          const std::vector<GjkWarmStart>& starts = set.warm[intersection];
+          if (warm && starts.empty()) continue;
+          const auto [seconds, stats] = fastest_call(
+              [&] { return gjk_batch(shapes, batch, results, options, threads, warm ? starts : std::span<const GjkWarmStart>{}); });
+          GjkRow row{max_vertices, set.name, warm ? who + " warm" : who, target, threads, double(count) / seconds,
+                     stats.intersecting};
+          row.iterations = double(stats.iterations) / double(count);
+          for (std::size_t i = 0; i < count; ++i) {
+            const GjkVerdict v = judge_gjk(results[i], exact[i]);
+            row.wrong += v.mismatch;
+            row.missed += v.mismatch && exact[i].intersecting;
+            row.false_hits += v.mismatch && results[i].intersecting;
+          }
+          rows.push_back(row);
         }
-        rows.push_back(row);
       }
     }
     // The flags alone (gjk_intersect_batch), judged with the tolerances of
@@ -147,6 +161,7 @@ std::vector<GjkRow> time_gjk(const PairSet& set, int max_vertices, const std::ve
     for (const int threads : thread_list) {
       const auto [seconds, stats] = fastest_call([&] { return gjk_intersect_batch(shapes, batch, overlap, {}, threads); });
       GjkRow row{max_vertices, set.name, "simdccd flags", target, threads, double(count) / seconds, stats.intersecting};
+      row.iterations = double(stats.iterations) / double(count);
       for (std::size_t i = 0; i < count; ++i) flags[i] = overlap[i] == Overlap::intersecting;
       count_wrong_flags(flags, exact, results, row);
       rows.push_back(row);
@@ -178,12 +193,43 @@ std::vector<GjkRow> time_gjk(const PairSet& set, int max_vertices, const std::ve
   add_peer("bullet distance", fastest([&] { return bullet_gjk(pairs, 1); }));
 #endif
   for (const GjkRow& r : rows) {
-    std::printf("  %-13s %-22s %-7s %d thread%s %12.0f pairs/s  %7llu intersecting  %6llu wrong (%llu contacts missed, %llu false hits)\n",
+    std::printf("  %-13s %-25s %-7s %d thread%s %12.0f pairs/s  %7llu intersecting  %6llu wrong (%llu contacts missed, %llu false hits)",
                 r.pairs.c_str(), r.who.c_str(), r.target.c_str(), r.threads, r.threads == 1 ? " " : "s",
                 r.pairs_per_second, (unsigned long long)r.intersecting, (unsigned long long)r.wrong,
                 (unsigned long long)r.missed, (unsigned long long)r.false_hits);
+    if (r.target != "-") std::printf("  %.2f support points a pair", r.iterations);
+    std::printf("\n");
   }
   return rows;
+}
+
+/// set.exact := the exact distance of each pair.
+void judge(PairSet& set) {
+  set.exact.resize(set.pairs.size());
+  tbb::parallel_for(std::size_t{0}, set.pairs.size(), [&](std::size_t i) {
+    const PolytopePair& p = set.pairs[i];
+    set.exact[i] = exact_polytope_distance(world_vertices(polytope(p.a), p.pose_a), world_vertices(polytope(p.b), p.pose_b));
+  });
+}
+
+/// Each pair's b one simulation frame on: moved by 1% of its reach along a
+/// random direction and turned 0.01 rad about a random axis (about its body origin).
+void move_b(std::vector<PolytopePair>& pairs, std::uint64_t seed) {
+  std::mt19937_64 random(seed);
+  std::normal_distribution<double> normal;
+  const auto length = [](const Vec3& v) { return std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z); };
+  const auto unit = [&](double scale) {
+    const Vec3 v{normal(random), normal(random), normal(random)};
+    const double k = scale / length(v);
+    return Vec3{k * v.x, k * v.y, k * v.z};
+  };
+  for (PolytopePair& p : pairs) {
+    double reach = 0;
+    for (const Vec3& v : p.b) reach = std::max(reach, length(v));
+    const Vec3 axis = unit(1), step = unit(0.01 * reach);
+    const Vec3 x{p.pose_b.x.x + step.x, p.pose_b.x.y + step.y, p.pose_b.x.z + step.z};
+    p.pose_b = compose(pose_from_axis_angle(axis, 0.01, x), {p.pose_b.R, {}});
+  }
 }
 
 /// All `count` pairs on every target and thread count, then each pair class
@@ -192,17 +238,14 @@ std::vector<GjkRow> time_gjk(const PairSet& set, int max_vertices, const std::ve
 std::vector<GjkRow> bench_gjk(std::size_t count, std::uint64_t seed, int max_vertices,
                               const std::vector<int>& thread_list, const std::vector<std::string>& targets,
                               int repeat) {
-  PairSet all{"all", random_polytope_pairs(count, seed, max_vertices), std::vector<ExactPolytopeDistance>(count)};
+  PairSet all{"all", random_polytope_pairs(count, seed, max_vertices), {}, {}};
   std::printf("\n%zu pairs, 4 to %d vertices: exact judge...\n", count, max_vertices);
   std::fflush(stdout);
-  tbb::parallel_for(std::size_t{0}, count, [&](std::size_t i) {
-    const PolytopePair& p = all.pairs[i];
-    all.exact[i] = exact_polytope_distance(world_vertices(polytope(p.a), p.pose_a), world_vertices(polytope(p.b), p.pose_b));
-  });
+  judge(all);
   std::vector<GjkRow> rows = time_gjk(all, max_vertices, thread_list, targets, repeat);
   for (const PairClass c : {PairClass::generic, PairClass::shared_vertex, PairClass::face_contact,
                             PairClass::near_contact}) {
-    PairSet one{std::string(to_string(c)), {}, {}};
+    PairSet one{std::string(to_string(c)), {}, {}, {}};
     for (std::size_t i = 0; i < count; ++i) {
       if (all.pairs[i].type != c) continue;
       one.pairs.push_back(all.pairs[i]);
@@ -212,6 +255,23 @@ std::vector<GjkRow> bench_gjk(std::size_t count, std::uint64_t seed, int max_ver
     const std::vector<GjkRow> more = time_gjk(one, max_vertices, {1}, {targets.back()}, repeat);
     rows.insert(rows.end(), more.begin(), more.end());
   }
+  // The next frame: every pair's b moved a little, each query's warm starts
+  // from its answers on the frame above.
+  PairSet moved{"next_frame", all.pairs, {}, {}};
+  move_b(moved.pairs, seed);
+  std::printf("\n  the next frame (b moved by 1%% of its reach, turned 0.01 rad): exact judge...\n");
+  std::fflush(stdout);
+  judge(moved);
+  const auto [shapes, batch] = polytope_batch(all.pairs);
+  std::vector<GjkResult> answers(count);
+  for (const bool intersection : {false, true}) {
+    GjkOptions options;
+    options.intersection_only = intersection;
+    gjk_batch(shapes, batch, answers, options, 1);
+    for (const GjkResult& r : answers) moved.warm[intersection].push_back(r.warm);
+  }
+  const std::vector<GjkRow> more = time_gjk(moved, max_vertices, {1}, {targets.back()}, repeat);
+  rows.insert(rows.end(), more.begin(), more.end());
   return rows;
 }
 
@@ -310,7 +370,8 @@ int run_convex_bench(std::span<const std::string_view> argv) {
   const std::string header = "# simdccd_bench convex --count " + std::to_string(count) + " --seed " +
                              std::to_string(seed) + " --repeat " + std::to_string(repeat) + "\n# CPU: " + cpu + "\n";
   gjk_tsv << header
-          << "max_vertices\tpairs\timplementation\ttarget\tthreads\tpairs_per_second\tintersecting\twrong\tmissed\tfalse_hits\n";
+          << "max_vertices\tpairs\timplementation\ttarget\tthreads\tpairs_per_second\tintersecting\twrong\tmissed\tfalse_hits"
+             "\titerations_per_pair\n";
   BarChart chart{"GJK on random polytope pairs (" + cpu + ")", "pairs per second", {}, {}, {}};
   BarChart::Panel panel{"pairs per second", {}};
   for (const int v : vertex_counts) {
@@ -319,7 +380,8 @@ int run_convex_bench(std::span<const std::string_view> argv) {
     panel.values.emplace_back();
     for (const GjkRow& r : rows) {
       gjk_tsv << r.max_vertices << '\t' << r.pairs << '\t' << r.who << '\t' << r.target << '\t' << r.threads << '\t' << r.pairs_per_second << '\t'
-              << r.intersecting << '\t' << r.wrong << '\t' << r.missed << '\t' << r.false_hits << '\n';
+              << r.intersecting << '\t' << r.wrong << '\t' << r.missed << '\t' << r.false_hits << '\t'
+              << (r.target == "-" ? "-" : std::to_string(r.iterations)) << '\n';
       // The chart: the plain-double instantiation, the best target and the peers.
       if (r.pairs != "all" || (r.target != "-" && r.target != targets.front() && r.target != targets.back())) continue;
       const std::string series = r.who + (r.target == "-" ? "" : " " + r.target) + ", " + std::to_string(r.threads) +
