@@ -28,7 +28,7 @@ btTransform transform(const Pose& pose) {
 
 }  // namespace
 
-PeerAnswers bullet_gjk(std::span<const PolytopePair> pairs, int repeats) {
+PeerAnswers bullet_gjk(std::span<const PolytopePair> pairs, int repeats, std::span<const Vec3> warm) {
   std::vector<std::unique_ptr<btConvexHullShape>> a, b;
   std::vector<btDiscreteCollisionDetectorInterface::ClosestPointInput> inputs(pairs.size());
   for (std::size_t i = 0; i < pairs.size(); ++i) {
@@ -40,17 +40,21 @@ PeerAnswers bullet_gjk(std::span<const PolytopePair> pairs, int repeats) {
   PeerAnswers answers;
   answers.intersecting.resize(pairs.size());
   answers.distance.resize(pairs.size());
+  answers.axes.resize(pairs.size());
   btVoronoiSimplexSolver simplex;
   const auto start = std::chrono::steady_clock::now();
   for (int r = 0; r < repeats; ++r) {
     for (std::size_t i = 0; i < pairs.size(); ++i) {
       btGjkPairDetector detector(a[i].get(), b[i].get(), &simplex, nullptr);
+      if (!warm.empty()) detector.setCachedSeparatingAxis(btVector3(warm[i].x, warm[i].y, warm[i].z));
       btPointCollector output;
       detector.getClosestPoints(inputs[i], output, nullptr);
       // Without a penetration solver Bullet reports no result for overlapping shapes.
       const bool separate = output.m_hasResult && output.m_distance > 0;
       answers.intersecting[i] = !separate;
       answers.distance[i] = separate ? output.m_distance : 0;
+      const btVector3& axis = detector.getCachedSeparatingAxis();
+      answers.axes[i] = {axis.x(), axis.y(), axis.z()};
     }
   }
   answers.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

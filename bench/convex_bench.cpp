@@ -43,8 +43,8 @@ ccdGJKIntersect and of Bullet 3.24's btGjkPairDetector (double build, margin 0,
 distance) on one thread, when found at build time; then each pair class
 (generic, shared_vertex, face_contact, near_contact) alone, simdccd on the
 last target and one thread; then the next frame (every b moved by 1% of its
-reach and turned 0.01 rad), simdccd's queries also warm-started from their
-answers on the first (rows "next_frame", "... warm"); every answer judged
+reach and turned 0.01 rad), simdccd's queries and Bullet's also warm-started
+from their answers on the first (rows "next_frame", "... warm"); every answer judged
 against the exact distance (wrong: outside simdccd's documented tolerance
 band). Then
 the persistent sweep and prune (convex/persistent_sap.hpp): --boxes boxes moving
@@ -104,6 +104,7 @@ struct PairSet {
   std::vector<PolytopePair> pairs;
   std::vector<ExactPolytopeDistance> exact;
   std::vector<GjkWarmStart> warm[2];  ///< [0]: the distance query's, [1]: the intersection test's
+  std::vector<Vec3> bullet_axes;       ///< Bullet's warm start: its separating axes on that frame
 };
 
 /// The rows of one pair set: each implementation of `targets` and thread
@@ -191,6 +192,7 @@ std::vector<GjkRow> time_gjk(const PairSet& set, int max_vertices, const std::ve
 #endif
 #ifdef SIMDCCD_HAVE_BULLET
   add_peer("bullet distance", fastest([&] { return bullet_gjk(pairs, 1); }));
+  if (!set.bullet_axes.empty()) add_peer("bullet distance warm", fastest([&] { return bullet_gjk(pairs, 1, set.bullet_axes); }));
 #endif
   for (const GjkRow& r : rows) {
     std::printf("  %-13s %-25s %-7s %d thread%s %12.0f pairs/s  %7llu intersecting  %6llu wrong (%llu contacts missed, %llu false hits)",
@@ -238,14 +240,14 @@ void move_b(std::vector<PolytopePair>& pairs, std::uint64_t seed) {
 std::vector<GjkRow> bench_gjk(std::size_t count, std::uint64_t seed, int max_vertices,
                               const std::vector<int>& thread_list, const std::vector<std::string>& targets,
                               int repeat) {
-  PairSet all{"all", random_polytope_pairs(count, seed, max_vertices), {}, {}};
+  PairSet all{"all", random_polytope_pairs(count, seed, max_vertices), {}, {}, {}};
   std::printf("\n%zu pairs, 4 to %d vertices: exact judge...\n", count, max_vertices);
   std::fflush(stdout);
   judge(all);
   std::vector<GjkRow> rows = time_gjk(all, max_vertices, thread_list, targets, repeat);
   for (const PairClass c : {PairClass::generic, PairClass::shared_vertex, PairClass::face_contact,
                             PairClass::near_contact}) {
-    PairSet one{std::string(to_string(c)), {}, {}, {}};
+    PairSet one{std::string(to_string(c)), {}, {}, {}, {}};
     for (std::size_t i = 0; i < count; ++i) {
       if (all.pairs[i].type != c) continue;
       one.pairs.push_back(all.pairs[i]);
@@ -256,20 +258,26 @@ std::vector<GjkRow> bench_gjk(std::size_t count, std::uint64_t seed, int max_ver
     rows.insert(rows.end(), more.begin(), more.end());
   }
   // The next frame: every pair's b moved a little, each query's warm starts
-  // from its answers on the frame above.
-  PairSet moved{"next_frame", all.pairs, {}, {}};
+  // (Bullet's: its cached separating axis) from its answers on the frame above.
+  PairSet moved{"next_frame", all.pairs, {}, {}, {}};
   move_b(moved.pairs, seed);
   std::printf("\n  the next frame (b moved by 1%% of its reach, turned 0.01 rad): exact judge...\n");
   std::fflush(stdout);
   judge(moved);
   const auto [shapes, batch] = polytope_batch(all.pairs);
   std::vector<GjkResult> answers(count);
+  const std::string before = active_implementation();
+  set_implementation(targets.back());  // the implementation the rows time (any gives the same bits)
   for (const bool intersection : {false, true}) {
     GjkOptions options;
     options.intersection_only = intersection;
     gjk_batch(shapes, batch, answers, options, 1);
     for (const GjkResult& r : answers) moved.warm[intersection].push_back(r.warm);
   }
+  set_implementation(before);
+#ifdef SIMDCCD_HAVE_BULLET
+  moved.bullet_axes = bullet_gjk(all.pairs, 1).axes;
+#endif
   const std::vector<GjkRow> more = time_gjk(moved, max_vertices, {1}, {targets.back()}, repeat);
   rows.insert(rows.end(), more.begin(), more.end());
   return rows;

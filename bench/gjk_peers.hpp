@@ -18,6 +18,7 @@ using convex::PolytopePair;
 struct PeerAnswers {
   std::vector<char> intersecting;  ///< per pair
   std::vector<double> distance;    ///< per pair; 0 where intersecting (Bullet only)
+  std::vector<Vec3> axes;          ///< per pair: Bullet's cached separating axis after the query
   double seconds = 0;              ///< all pairs, `repeats` times, one thread
 };
 
@@ -25,7 +26,9 @@ struct PeerAnswers {
 PeerAnswers libccd_gjk(std::span<const PolytopePair> pairs, int repeats);
 #endif
 #ifdef SIMDCCD_HAVE_BULLET
-PeerAnswers bullet_gjk(std::span<const PolytopePair> pairs, int repeats);
+/// `warm`: a cached separating axis a pair to start from (Bullet's warm
+/// start, the `axes` of the previous frame's answers); empty: its default.
+PeerAnswers bullet_gjk(std::span<const PolytopePair> pairs, int repeats, std::span<const Vec3> warm = {});
 #endif
 
 }  // namespace simdccd::bench
