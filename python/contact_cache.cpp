@@ -269,6 +269,24 @@ void bind_contact_cache(py::module_& m) {
             return c.rows(std::span<const Row>(r, 1))[py::int_(0)];
           },
           py::arg("id"), "A read-only copy of the values (width,) of a contact held (this frame's or aged), or None.")
+      .def(
+          "positions",
+          [](Cache& c, const py::object& ids) {
+            const std::vector<ContactId> wanted = read_ids(ids, "ids");
+            const std::span<Row> now = c.cache.values();
+            py::array_t<std::int64_t> out(static_cast<py::ssize_t>(wanted.size()));
+            std::int64_t* p = out.mutable_data();
+            for (const ContactId& id : wanted) {
+              const Row* r = c.cache.find(id);  // this frame's entries come first
+              const bool current = r != nullptr && r < now.data() + now.size();
+              *p++ = current ? static_cast<std::int64_t>(r - now.data()) : -1;
+            }
+            return out;
+          },
+          py::arg("ids"),
+          "Each contact's row in this frame's contacts and values, int64 (n,); -1 for one not "
+          "reported this frame (aged or unknown). values[positions(ids)] lines the warm starts up "
+          "with the caller's own rows, duplicates and swapped halves included.")
       .def("__len__", [](const Cache& c) { return c.cache.size(); }, "Contacts held, aged ones included.")
       .def_property_readonly("width", [](const Cache& c) { return c.width; })
       .def_property_readonly("extra_frames", [](const Cache& c) { return c.cache.extra_frames(); })

@@ -34,6 +34,20 @@ def test_the_frame_rule_by_hand():
     assert (t["hits"], t["misses"], t["dropped"]) == (1, 3, 1)
 
 
+def test_positions_line_values_up_with_the_reported_rows():
+    cache = simdccd.ContactCache(width=1, extra_frames=1)
+    a, b = [0, F, 0, 1, V, 2], [1, E, 4, 3, E, 5]
+    cache.update([a, b])
+    cache.values = [[1.0], [2.0]]
+    # b swapped, a twice, an unknown contact: rows 1, 0, 0 and -1.
+    swapped_b = [3, E, 5, 1, E, 4]
+    np.testing.assert_array_equal(cache.positions([swapped_b, a, a, [9, V, 0, 8, V, 0]]), [1, 0, 0, -1])
+    np.testing.assert_array_equal(cache.values[cache.positions([swapped_b, a])], [[2.0], [1.0]])
+    cache.update([b])  # a is aged: held, but no row of this frame
+    np.testing.assert_array_equal(cache.positions([a, b]), [-1, 0])
+    assert cache.positions([]).shape == (0,)
+
+
 def test_aged_contacts_come_back_with_their_values():
     cache = simdccd.ContactCache(width=1, extra_frames=1)
     a, b = [0, F, 0, 1, V, 2], [0, F, 1, 1, V, 3]
@@ -132,6 +146,9 @@ def test_random_frames_follow_the_rule(extra_frames):
                                                                                   model_rng)):
         s = cache.update(ids, fresh=fresh)
         assert {k: s[k] for k in stats} == stats
+        # Each reported row's place among this frame's contacts, its halves swapped or not.
+        canonical = [tuple(r) if tuple(r[:3]) <= tuple(r[3:]) else tuple(r[3:]) + tuple(r[:3]) for r in ids.tolist()]
+        np.testing.assert_array_equal(cache.positions(ids).reshape(-1), [now.index(k) for k in canonical])
         np.testing.assert_array_equal(cache.contacts, np.array(now, dtype=np.int64).reshape(-1, 6))
         np.testing.assert_array_equal(cache.values, before)
         cache.values = solved
