@@ -129,6 +129,13 @@ std::vector<GjkRow> time_gjk(const PairSet& set, int max_vertices, const std::ve
     }
     return best;
   };
+  // A row of simdccd's: pairs per second and support evaluations a pair.
+  const auto measured = [&](const std::string& who, const std::string& target, int threads, double seconds,
+                            const GjkBatchStats& stats) {
+    GjkRow row{max_vertices, set.name, who, target, threads, double(count) / seconds, stats.intersecting};
+    row.iterations = double(stats.iterations) / double(count);
+    return row;
+  };
   const std::string before = active_implementation();
   for (const std::string& target : targets) {
     set_implementation(target);
@@ -142,9 +149,7 @@ std::vector<GjkRow> time_gjk(const PairSet& set, int max_vertices, const std::ve
           if (warm && starts.empty()) continue;
           const auto [seconds, stats] = fastest_call(
               [&] { return gjk_batch(shapes, batch, results, options, threads, warm ? starts : std::span<const GjkWarmStart>{}); });
-          GjkRow row{max_vertices, set.name, warm ? who + " warm" : who, target, threads, double(count) / seconds,
-                     stats.intersecting};
-          row.iterations = double(stats.iterations) / double(count);
+          GjkRow row = measured(warm ? who + " warm" : who, target, threads, seconds, stats);
           for (std::size_t i = 0; i < count; ++i) {
             const GjkVerdict v = judge_gjk(results[i], exact[i]);
             row.wrong += v.mismatch;
@@ -161,8 +166,7 @@ std::vector<GjkRow> time_gjk(const PairSet& set, int max_vertices, const std::ve
     std::vector<char> flags(count);
     for (const int threads : thread_list) {
       const auto [seconds, stats] = fastest_call([&] { return gjk_intersect_batch(shapes, batch, overlap, {}, threads); });
-      GjkRow row{max_vertices, set.name, "simdccd flags", target, threads, double(count) / seconds, stats.intersecting};
-      row.iterations = double(stats.iterations) / double(count);
+      GjkRow row = measured("simdccd flags", target, threads, seconds, stats);
       for (std::size_t i = 0; i < count; ++i) flags[i] = overlap[i] == Overlap::intersecting;
       count_wrong_flags(flags, exact, results, row);
       rows.push_back(row);
@@ -219,16 +223,13 @@ void judge(PairSet& set) {
 void move_b(std::vector<PolytopePair>& pairs, std::uint64_t seed) {
   std::mt19937_64 random(seed);
   std::normal_distribution<double> normal;
-  const auto length = [](const Vec3& v) { return std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z); };
   const auto unit = [&](double scale) {
     const Vec3 v{normal(random), normal(random), normal(random)};
-    const double k = scale / length(v);
+    const double k = scale / std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
     return Vec3{k * v.x, k * v.y, k * v.z};
   };
   for (PolytopePair& p : pairs) {
-    double reach = 0;
-    for (const Vec3& v : p.b) reach = std::max(reach, length(v));
-    const Vec3 axis = unit(1), step = unit(0.01 * reach);
+    const Vec3 axis = unit(1), step = unit(0.01 * reach(polytope(p.b)));
     const Vec3 x{p.pose_b.x.x + step.x, p.pose_b.x.y + step.y, p.pose_b.x.z + step.z};
     p.pose_b = compose(pose_from_axis_angle(axis, 0.01, x), {p.pose_b.R, {}});
   }

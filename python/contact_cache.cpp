@@ -11,6 +11,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "arrays.hpp"
@@ -39,8 +40,8 @@ constexpr const char* kColumns[6] = {"body_a", "feature_a_type", "feature_a_inde
 /// (FeatureType), indices at least 0 (ValueError naming the row otherwise).
 std::int64_t checked(const char* name, std::size_t i, int c, std::int64_t v) {
   const bool body = c % 3 == 0, type = c % 3 == 1;
-  const std::int64_t top = body ? kBodies : type ? 3 : INT64_MAX;
-  if (v < 0 || (v >= top && top != INT64_MAX)) {
+  const std::int64_t last = body ? kBodies - 1 : type ? 2 : INT64_MAX;
+  if (v < 0 || v > last) {
     const char* range = body ? "0 to 2^32 - 1" : type ? "0 to 2 (FeatureType)" : "at least 0";
     throw py::value_error(std::string(name) + " row " + std::to_string(i) + ": " + kColumns[c] + " " +
                           std::to_string(v) + " is not " + range);
@@ -114,7 +115,9 @@ struct Cache {
 
   /// A value row: a number for every column, or `width` numbers.
   Row row(const py::object& object, const char* name) const {
-    if (object.is_none()) throw py::type_error(std::string(name) + " must be a number or " + std::to_string(width) + " numbers, not None");
+    if (object.is_none()) {
+      throw py::type_error(std::string(name) + " must be a number or " + std::to_string(width) + " numbers, not None");
+    }
     const py::array array = float64_array(object, name);
     Row r{};
     if (array.ndim() == 0) {
@@ -158,32 +161,33 @@ struct Cache {
   std::size_t width = 1;
 };
 
-/// A bool array (n,) (TypeError for another dtype, ValueError for another shape).
-std::vector<bool> bools(const py::object& object, const std::string& name, std::size_t n) {
+/// contact_ids' argument `name` as an array (n,) whose dtype kind is one of
+/// `kinds` (TypeError saying `what` otherwise; no silent cast), ValueError
+/// for another shape.
+py::array column(const py::object& object, const std::string& name, std::size_t n, std::string_view kinds,
+                 const char* what) {
   const py::array array = py::array::ensure(object);
-  if (!array || array.dtype().kind() != 'b') throw py::type_error("contact_ids: " + name + " must be a bool array");
+  if (!array || kinds.find(array.dtype().kind()) == std::string_view::npos) {
+    throw py::type_error("contact_ids: " + name + " must be " + what);
+  }
   if (array.ndim() != 1 || static_cast<std::size_t>(array.shape(0)) != n) {
     throw py::value_error("contact_ids: " + name + " must have shape (" + std::to_string(n) + ",)");
   }
-  const auto b = py::array_t<bool, py::array::forcecast>::ensure(array);
+  return array;
+}
+
+std::vector<bool> bools(const py::object& object, const std::string& name, std::size_t n) {
+  const auto b = py::array_t<bool, py::array::forcecast>::ensure(column(object, name, n, "b", "a bool array"));
   std::vector<bool> out(n);
   for (std::size_t i = 0; i < n; ++i) out[i] = b.at(i);
   return out;
 }
 
-/// Column `key` of a gjk() answer: n integers (TypeError for another
-/// dtype, bool included; no silent cast), as int64, a uint64 above 2^63 - 1
-/// a ValueError naming its row.
+/// Column `key` of a gjk() answer: n integers, as int64 (any integer dtype
+/// but bool; a uint64 of 2^63 or more a ValueError naming its row).
 std::vector<std::int64_t> answer_column(const py::dict& result, const char* key, std::size_t n) {
   if (!result.contains(key)) throw py::key_error(std::string("contact_ids: result has no '") + key + "'");
-  const std::string name = std::string("result['") + key + "']";
-  const py::array array = py::array::ensure(result[key]);
-  if (!array || (array.dtype().kind() != 'i' && array.dtype().kind() != 'u')) {
-    throw py::type_error("contact_ids: " + name + " must be an integer array");
-  }
-  if (array.ndim() != 1 || static_cast<std::size_t>(array.shape(0)) != n) {
-    throw py::value_error("contact_ids: " + name + " must have shape (" + std::to_string(n) + ",)");
-  }
+  const py::array array = column(result[key], std::string("result['") + key + "']", n, "iu", "an integer array");
   std::vector<std::int64_t> out(n);
   if (array.dtype().kind() == 'u') {
     const auto u = py::array_t<std::uint64_t, py::array::forcecast>::ensure(array);  // lossless
