@@ -31,10 +31,6 @@ namespace {
 constexpr const char* kThreadsRule = "threads must be >= 0 (0: all cores)";
 }  // namespace
 
-void check_threads(int threads) {
-  if (threads < 0) throw std::invalid_argument(kThreadsRule);
-}
-
 int thread_count(std::int64_t threads) {
   if (threads < 0 || threads > std::numeric_limits<int>::max()) {
     throw std::invalid_argument(std::string(kThreadsRule) + " and below 2^31, not " + std::to_string(threads));

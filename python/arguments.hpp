@@ -21,9 +21,7 @@ QueryType parse_type(const std::string& name);
 Model parse_model(const std::string& name);
 /// "exact", "conservative" or "oracle"; ValueError otherwise.
 Mode parse_mode_name(const std::string& name);
-/// ValueError for a negative count (0: all cores).
-void check_threads(int threads);
-/// A count taken as a Python int: check_threads' rule, and below 2^31.
+/// A thread count (0: all cores); ValueError unless 0 <= threads < 2^31.
 int thread_count(std::int64_t threads);
 /// `d` when it is a valid Options::min_distance for `model` (0, or in
 /// (0, 2^60] with the linear model); ValueError otherwise.

@@ -20,7 +20,14 @@ py::array asarray(const py::object& object, const char* name, py::object dtype) 
 
 py::array float64_array(const py::object& object, const char* name) {
   if (!py::isinstance<py::array>(object)) {
-    return float64_array(asarray(object, name, py::dtype::of<double>()), name);
+    // numpy.asarray(object, float64) would also take strings, bytes, None
+    // (NaN), Decimals and bools: only integers and floats are numbers here.
+    const py::array array = asarray(object, name, py::none());
+    const char kind = array.dtype().kind();
+    if (kind != 'i' && kind != 'u' && kind != 'f' && array.size() != 0) {
+      throw py::type_error(std::string(name) + " must hold integers or floats, not " + dtype_name(array));
+    }
+    return asarray(array, name, py::dtype::of<double>());
   }
   if (!py::isinstance<py::array_t<double>>(object)) {
     throw py::type_error(std::string(name) + " must be float64, not " +

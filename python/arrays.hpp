@@ -16,7 +16,8 @@ namespace py = pybind11;
 
 /// `object` as a float64 array. An ndarray must be float64 already
 /// (TypeError otherwise: a silent cast would hide a copy); anything else
-/// (nested lists) goes through numpy.asarray(object, dtype=float64).
+/// (nested lists) must make an integer or float array in numpy.asarray
+/// (TypeError for strings, bytes, None, bools, objects), then float64.
 py::array float64_array(const py::object& object, const char* name);
 /// `object` as an int64 array: ndarrays of any integer dtype but uint64 are
 /// converted (TypeError for other dtypes, bool included, unless the array is

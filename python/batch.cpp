@@ -36,11 +36,11 @@ BatchStats decide(Model model, const SoaQueries& queries, const SpacetimeIdArray
 
 py::tuple ccd(const py::object& points, const std::string& type, const std::string& model,
               const std::string& mode, double min_distance, const std::optional<std::string>& target,
-              int threads, const py::object& ids) {
+              std::int64_t thread_arg, const py::object& ids) {
   const QueryType query_type = parse_type(type);
   const Model motion = parse_model(model);
   const Options options{.mode = parse_mode_name(mode), .min_distance = check_min_distance(min_distance, motion)};
-  check_threads(threads);
+  const int threads = thread_count(thread_arg);
   check_target(target, options.mode);
   Columns<double> coords = point_columns(points);
   const std::size_t n = coords.count();

@@ -34,7 +34,8 @@ std::vector<Vec3> positions(const py::object& x, const char* name) {
 
 std::vector<Triangle> triangles(const py::object& faces, std::size_t vertex_count) {
   py::array array = int64_array(faces, "faces");
-  if (array.ndim() == 1 && array.size() == 0) return {};  // []: no faces, a mesh of points, as ccd_step takes
+  // [] or (0, k): no faces, a mesh of points, as ccd_step takes.
+  if ((array.ndim() == 1 || array.ndim() == 2) && array.shape(0) == 0) return {};
   check_shape(array, "faces", {3}, true);
   Columns<std::int64_t> columns(std::move(array));
   const std::vector<const std::int64_t*> c = columns.read();
@@ -88,15 +89,14 @@ std::tuple<py::array, py::array, py::array> collision_arrays(const std::vector<C
 }
 
 StepAnswer step(const py::object& x0, const py::object& x1, const py::object& faces,
-                const std::string& mode, const std::string& model, double min_distance, int threads,
+                const std::string& mode, const std::string& model, double min_distance, std::int64_t threads,
                 const std::optional<std::string>& target) {
   StepOptions options;
   options.narrow.mode = parse_mode_name(mode);
   const Model motion = parse_model(model);
   options.model = motion == Model::linear ? StepModel::linear : StepModel::spacetime;
   options.narrow.min_distance = check_min_distance(min_distance, motion);
-  options.threads = threads;
-  check_threads(threads);
+  options.threads = thread_count(threads);
   check_target(target, options.narrow.mode);
   Mesh mesh;
   mesh.x0 = positions(x0, "x0");

@@ -138,6 +138,16 @@ TEST_CASE("rigid.oracle.motion names, validity, inverse and conversions") {
   RationalRigidQuery third = to_rational(query);
   third.motion.translation.x = q(1, 3);
   CHECK(to_double(third).motion.translation.x == 1.0 / 3.0);
+  // A finite tau of 10^400 (a rigid CSV may hold one) rounds past double's
+  // range: NaN, invalid like any |tau| > 2^60, never the half turn +inf.
+  RationalRigidQuery huge = to_rational(RigidQuery{query.points, Mover::second, RigidMotion::rotate({}, {0, 0, 1}, 1)});
+  mpz_class ten_400;
+  mpz_ui_pow_ui(ten_400.get_mpz_t(), 10, 400);
+  for (int sign : {1, -1}) {
+    huge.motion.tan_half = sign * Q(ten_400);
+    CHECK(std::isnan(to_double(huge).motion.tan_half));
+    CHECK_FALSE(is_valid(to_double(huge)));
+  }
 }
 
 TEST_CASE("rigid.oracle.apply places points on the motion") {

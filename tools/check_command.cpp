@@ -49,11 +49,12 @@ struct RigidPart {
   std::uint64_t rounded = 0;
 };
 
-/// to_rational's precondition: every number finite (tan_half may be infinite).
+/// to_rational's precondition: every number finite (tan_half may be
+/// infinite, not NaN: to_double's answer to a finite one too large).
 bool convertible(const RigidQuery& q) {
   const auto finite = [](const Vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); };
   return std::ranges::all_of(q.points, finite) && finite(q.motion.translation) && finite(q.motion.center) &&
-         finite(q.motion.axis);
+         finite(q.motion.axis) && !std::isnan(q.motion.tan_half);
 }
 
 RigidPart rigid_part(const RigidQueryFile& file, QueryType type) {

@@ -24,8 +24,10 @@ struct Mesh {
   std::vector<Edge> edges;       ///< `extract_edges(faces)`
 };
 
-/// The unique undirected edges (a, b), a < b, of all faces, sorted by (b, a)
-/// ascending: the edge numbering of the simulation data set.
+/// The unique undirected edges (a, b), a <= b, of all faces, sorted by (b, a)
+/// ascending: the edge numbering of the simulation data set. a = b only for
+/// a face that repeats a vertex: its edge (a, a) is a point, queried as any
+/// edge (the kernels and oracles take degenerate edges).
 /// Precondition: indices are non-negative.
 std::vector<Edge> extract_edges(std::span<const Triangle> faces);
 

@@ -55,7 +55,9 @@ struct RationalRigidQuery {
 /// Exact: every finite double is a rational. Precondition: the query's
 /// numbers are finite except tan_half, which may be infinite.
 RationalRigidQuery to_rational(const RigidQuery& q);
-/// Each number rounded to the nearest double (an infinite tan_half stays infinite).
+/// Each number rounded to the nearest double (an infinite tan_half stays
+/// infinite; a finite one beyond double's range becomes NaN, so is_valid()
+/// refuses it as it refuses any |tan_half| > 2^60).
 RigidQuery to_double(const RationalRigidQuery& q);
 
 /// The exact answer (Result, result.hpp): `hit`; the infimum u* of the

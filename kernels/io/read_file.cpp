@@ -11,6 +11,10 @@ std::string read_file(const std::filesystem::path& path, ParseError::Unit unit) 
   const auto fail = [&](int err) {
     throw ParseError(path.string(), unit, 0, std::string("cannot read file: ") + std::strerror(err));
   };
+  // fopen() would stop at a NUL and open another file (a path from Python can hold one).
+  if (path.native().find('\0') != std::string::npos) {
+    throw ParseError(io_detail::quoted(path.native()), unit, 0, "cannot read file: the path holds a NUL byte");
+  }
   const std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!f) fail(errno);
   std::string bytes;

@@ -98,8 +98,11 @@ RigidQuery to_double(const RationalRigidQuery& q) {
   return converted<RigidQuery>(
       q, [](const RationalVec3& p) { return to_double(p); },
       [](const RationalRigidMotion& in, RigidMotion& out) {
+        // A finite tau past double's range rounds to +-inf, a valid half
+        // turn: NaN keeps it invalid, as |tau| > 2^60 is.
+        const double tau = nearest_double(in.tan_half);
         out.tan_half = in.tan_half_infinity != 0 ? std::copysign(INFINITY, in.tan_half_infinity)
-                                                 : nearest_double(in.tan_half);
+                                                 : (std::isinf(tau) ? NAN : tau);
       });
 }
 

@@ -1,4 +1,6 @@
 # Bad arguments raise Python exceptions with the library's messages.
+from decimal import Decimal
+
 import numpy as np
 import pytest
 
@@ -13,11 +15,20 @@ MESH = (np.zeros((3, 3)), np.zeros((3, 3)), np.array([[0, 1, 2]]))
     (lambda: simdccd.ccd(np.zeros((8, 3))), ValueError, r"shape \(n, 8, 3\)"),
     (lambda: simdccd.ccd(POINTS.astype(np.float32)), TypeError, "points must be float64, not float32"),
     (lambda: simdccd.ccd(POINTS.astype(">f8")), TypeError, "must be float64"),
-    (lambda: simdccd.ccd("points"), TypeError, "points is no array of numbers"),
+    (lambda: simdccd.ccd("points"), TypeError, "points must hold integers or floats, not <U6"),
+    (lambda: simdccd.ccd([[[0, 0, 0]] * 8, [[0, 0]]]), TypeError, "points is no array of numbers"),
     (lambda: simdccd.ccd(POINTS, type="fv"), ValueError, "type must be 'vf' or 'ee', not 'fv'"),
     (lambda: simdccd.ccd(POINTS, model="rigid"), ValueError, "model must be 'linear' or 'spacetime'"),
     (lambda: simdccd.ccd(POINTS, mode="fast"), ValueError, "mode must be 'exact', 'conservative' or 'oracle'"),
     (lambda: simdccd.ccd(POINTS, threads=-1), ValueError, "threads must be >= 0"),
+    (lambda: simdccd.ccd(POINTS, threads=2**31), ValueError, "below 2\\^31, not 2147483648"),
+    # Nested lists hold numbers: no string, bytes, None or Decimal converted by numpy.
+    (lambda: simdccd.ccd([[["0.5"] * 3] * 8]), TypeError, "points must hold integers or floats, not <U3"),
+    (lambda: simdccd.ccd([[[b"1"] * 3] * 8]), TypeError, "points must hold integers or floats"),
+    (lambda: simdccd.ccd([[[None, 0, 0]] + [[0, 0, 0]] * 7]), TypeError, "points must hold integers or floats, not object"),
+    (lambda: simdccd.ccd([[[Decimal(1)] * 3] * 8]), TypeError, "not object"),
+    (lambda: simdccd.Shape.box(["1", "1", "1"]), TypeError, "half_extents must hold integers or floats"),
+    (lambda: simdccd.ContactCache().update(np.zeros((0, 6), dtype=int), fresh="7"), TypeError, "fresh must hold integers or floats"),
     (lambda: simdccd.ccd(POINTS, target="bogus"), ValueError, r"target 'bogus' is unknown or cannot run on this CPU \(runnable: .*double"),
     (lambda: simdccd.ccd(POINTS, mode="oracle", target="double"), ValueError, "mode='oracle' runs none"),
     (lambda: simdccd.ccd(POINTS, ids=np.zeros((4, 4), dtype=int)), ValueError, "model='linear' takes none"),
@@ -36,6 +47,7 @@ MESH = (np.zeros((3, 3)), np.zeros((3, 3)), np.array([[0, 1, 2]]))
     (lambda: simdccd.step(*MESH[:2], [0, 1, 2]), ValueError, r"faces must have shape \(n, 3\)"),
     (lambda: simdccd.step(*MESH, mode="oracle", target="double"), ValueError, "runs none"),
     (lambda: simdccd.step(*MESH, threads=-2), ValueError, "threads must be >= 0"),
+    (lambda: simdccd.step(*MESH, threads=2**31), ValueError, "below 2\\^31"),
 ])
 def test_bad_arguments_raise(call, error, message):
     with pytest.raises(error, match=message):
@@ -52,6 +64,15 @@ def test_a_failed_target_changes_nothing():
     assert simdccd.targets()["active"] == before
 
 
+def test_nested_lists_of_integers_are_numbers():
+    # A vertex at (1, 1, 2) falling to (1, 1, -2) through the triangle
+    # (0, 0, 0), (4, 0, 0), (0, 4, 0) at t = 1/2: integers in a list, floats in an array.
+    points = [[1, 1, 2], [0, 0, 0], [4, 0, 0], [0, 4, 0], [1, 1, -2], [0, 0, 0], [4, 0, 0], [0, 4, 0]]
+    for p in ([points], np.array([points], dtype=np.float64)):
+        hit, toi, _ = simdccd.ccd(p, mode="oracle")
+        assert hit.tolist() == [True] and toi.tolist() == [0.5]
+
+
 def test_keyword_and_type_errors_come_from_python():
     with pytest.raises(TypeError):
         simdccd.ccd(POINTS, "vf", "linear", "exact", None, 0, None, "extra")
@@ -59,7 +80,8 @@ def test_keyword_and_type_errors_come_from_python():
         simdccd.ccd(POINTS, threads="two")
 
 
-@pytest.mark.parametrize("faces", [[], np.zeros((0, 3)), np.zeros((0, 3), dtype=np.int32)])
+@pytest.mark.parametrize("faces", [[], np.zeros((0, 3)), np.zeros((0, 3), dtype=np.int32),
+                                   np.zeros((0, 4), dtype=int), np.zeros((0, 0), dtype=int)])
 def test_an_empty_face_list_is_no_faces(faces):
     # numpy makes [] a float64 array of shape (0,), once refused with "faces
     # must be an integer array": a mesh of points has no pairs to decide.

@@ -101,3 +101,25 @@ def test_read_mesh_errors():
     with pytest.raises(ValueError, match="vertex counts differ"):
         simdccd.read_mesh(str(frames / "227.ply"), str(other))
     assert issubclass(simdccd.ParseError, ValueError)
+    # fopen() would stop at the NUL and open 228.ply itself.
+    with pytest.raises(simdccd.ParseError, match="NUL byte"):
+        simdccd.read_mesh(str(frames / "227.ply"), str(frames / "228.ply") + "\0.bak")
+
+
+def test_a_face_that_repeats_a_vertex_has_a_point_edge():
+    """Face 0 = (0, 0, 1) is degenerate, a segment: its edges are (0, 0), the
+    point at vertex 0, and (0, 1). Edge 2-3 of face (2, 3, 4) sweeps along -y
+    through vertex 0 at (0, 0, 0): it runs from (-1, 1, 0)-(1, 1, 0) to
+    (-1, -1, 0)-(1, -1, 0), across the point at t = 1/2."""
+    x0 = np.array([[0, 0, 0], [0, 0, 5], [-1, 1, 0], [1, 1, 0], [0, 1, -1]], dtype=np.float64)
+    x1 = x0.copy()
+    x1[2:, 1] -= 2
+    r = simdccd.step(x0, x1, [[0, 0, 1], [2, 3, 4]], mode="oracle")
+    edges = [tuple(e) for e in r.edges.tolist()]
+    assert (0, 0) in edges and all(a <= b for a, b in edges)
+    point, sweeping = edges.index((0, 0)), edges.index((2, 3))
+    assert [min(point, sweeping), max(point, sweeping)] in r.ee.tolist()
+    ee_toi = dict(zip(map(tuple, r.ee.tolist()), r.ee_toi.tolist()))
+    assert ee_toi[(min(point, sweeping), max(point, sweeping))] == 0.5
+    # Vertex 0 also meets face (2, 3, 4) on its edge 2-3.
+    assert [0, 1] in r.vf.tolist()
