@@ -270,6 +270,9 @@ TEST_CASE("advance: invalid input is answered as such") {
   AdvanceOptions tiny;
   tiny.threshold = 1e-20;  // below 8 distance_error(): cannot be certified
   CHECK(advance(a, still_at({-3, 0, 0}), a, still_at({}), tiny).status == AdvanceStatus::invalid_input);
+  AdvanceOptions unknown;
+  unknown.method = static_cast<AdvanceMethod>(3);  // past hca: not run as some other method
+  CHECK(advance(a, still_at({-3, 0, 0}), a, still_at({}), unknown).status == AdvanceStatus::invalid_input);
   TriangleSoup out_of_range = box({1, 1, 1});
   out_of_range.triangles[3][1] = 8;
   CHECK_THROWS_AS(build_model(out_of_range), std::invalid_argument);

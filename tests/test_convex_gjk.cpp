@@ -8,13 +8,16 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <string>
 #include <unordered_set>
 #include <vector>
 
 #include "common/vec3_math.hpp"
 #include "simdccd/convex/gjk.hpp"
+#include "simdccd/convex/gjk_batch.hpp"
 #include "simdccd/convex/gjk_judge.hpp"
 #include "simdccd/convex/shape.hpp"
+#include "simdccd/targets.hpp"
 #include "test_scale.hpp"
 
 namespace simdccd {
@@ -668,6 +671,164 @@ RandomPartner random_partner(std::mt19937_64& rng, const ConvexShape& a, int kin
 }
 
 }  // namespace
+
+TEST_CASE("convex.gjk: thin plates and needles at contact are answered, not stalled") {
+  // Pairs an adversarial search found (exact D = 0 by the judge): faces of
+  // A - B that are slivers or needles, whose normals from rounded edges were
+  // off by rounding times length / width, so v stopped shrinking short of
+  // the contact and the answer came back separate, not converged.
+  struct Case {
+    const char* what;
+    ConvexShape a, b;
+    Pose pa, pb;
+  };
+  std::vector<Case> cases;
+  {  // Two plates 10^-7 as thick as wide, touching.
+    Pose pa{{0x1.66d0e550e0e68p-3, -0x1.5e808edb60d3cp-1, 0x1.6a4730e4fad8ap-1, 0x1.a842f497b949p-5,
+             -0x1.6c2ddfc34e9e8p-1, -0x1.66e83ff6260e6p-1, 0x1.f761f4463d81ep-1, 0x1.46936901b892p-3,
+             -0x1.6d392c4069ebp-4},
+            {-0x1.1b1f6a0f1a27ap-1, -0x1.079f34c622ccp-4, 0x1.4a2da56a7853p-2}};
+    Pose pb{{0x1.881b8b4cf43aap-2, 0x1.2a0f81a6415dbp-2, 0x1.c0e25086a5083p-1, 0x1.5ec00eb510858p-1,
+             -0x1.73cbfbda4de3p-1, -0x1.dc17fabed30ap-5, 0x1.3d4d90e138b1fp-1, 0x1.3ee7f6955b1ecp-1,
+             -0x1.e8ec953dc7d28p-2},
+            {-0x1.24625f5d5777bp+0, 0x1.9f23a19969308p-5, -0x1.a973607d419afp-1}};
+    cases.push_back({"plates", box({0x1.dad5fbb4f61d8p-4, 0x1.049038200b1d2p-3, 0x1.bbbea1d96ecc7p-28}),
+                     box({0x1.89ea45fc98242p-1, 0x1.d06f3f63747c4p-1, 0x1.245f01803808ep-24}), pa, pb});
+  }
+  {  // A box's corner against a needle 10^-7 as wide as long (along (1, 2, -1)).
+    Pose pa{{0x1.9a0ac7d9e102ep-2, -0x1.12ff442c1cc33p-1, -0x1.7c1d4818810afp-1, 0x1.e434c9609ccp-8,
+             -0x1.9dd778bf78d64p-1, 0x1.2d7013d153fa4p-1, -0x1.d524daa84dce5p-1, -0x1.ee0e0865c0b09p-3,
+             -0x1.475dfbcdebb98p-2},
+            {0x1.0ee2d0092cc24p+0, 0x1.89b5382f6c9e8p-1, -0x1.fb9b1433e5813p+0}};
+    Pose pb{{0x1.b14cb2c3c8fabp-1, -0x1.33be2040164acp-2, 0x1.c26af9b80349p-2, 0x1.e2b4e723ebeacp-2,
+             0x1.35de2b62765ap-5, -0x1.c3210f5a07aa1p-1, 0x1.fc3c907f1f8f8p-3, 0x1.e7f28069242f7p-1,
+             0x1.63b1ebd8867fcp-3},
+            {0x1.035cfdb7934a1p+0, -0x1.d657894479a1cp-2, -0x1.ffdba262294bp+0}};
+    cases.push_back({"box and needle", box({0x1.ae477c8cf9b23p-1, 0x1.64e740df98e5ep-2, 0x1.0f0d85bd73206p-1}),
+                     polytope({{-0x1.0db50f50ec205p-1, -0x1.0db50f05e11cep+0, 0x1.0db50f50ec205p-1},
+                               {0x1.c6f5bb54ecca6p-1, 0x1.c6f5bc6076a64p+0, -0x1.c6f5bb54ecca6p-1},
+                               {-0x1.6c1bf14bb258cp-3, -0x1.6c1bf527d671cp-2, 0x1.6c1bf14bb258cp-3},
+                               {0x1.690ae2ae90ffp-1, 0x1.690ae3ca550ep+0, -0x1.690ae2ae90ffp-1},
+                               {0x1.669fdfb5cfc7p-4, 0x1.669fe6ff9ede4p-3, -0x1.669fdfb5cfc7p-4},
+                               {0x1.f9fa72afd8a0cp-2, 0x1.f9fa7145ee077p-1, -0x1.f9fa72afd8a0cp-2}}),
+                     pa, pb});
+  }
+  {  // A needle along y, 2^-30 wide, against a hull of lattice points.
+    Pose pa{{0x1.79dbb2fb364aep-1, -0x1.a5f463ee545c6p-2, -0x1.11990896f7e4cp-1, 0x1.595ab08d66d65p-1,
+             0x1.b619d393f88e4p-2, 0x1.340b5c9d706dcp-1, -0x1.3c2a9cf79af7p-6, -0x1.9be2a0c5892f2p-1,
+             0x1.2ff7f6244b505p-1},
+            {-1, -1, 0}};
+    cases.push_back(
+        {"needle and hull",
+         polytope({{0x1.c78b46adda5f3p-31, 0x1.2aa4bcac50b68p-2, -0x1.cb2229b85b2ddp-31},
+                   {0x1.08b34dda87262p-30, 0x1.72661cbde1448p-2, 0x1.1972baaa630f9p-32},
+                   {0x1.77de55b7e41fbp-33, -0x1.66742abf238f6p-2, 0x1.217350c689076p-31},
+                   {-0x1.53b978a9546eep-31, 0x1.dba9a767df724p-1, -0x1.096f8f338830ep-32},
+                   {-0x1.9b18f43e29fe6p-31, -0x1.74c313577cc3ep-1, -0x1.041cddc5dba5fp-33},
+                   {-0x1.12549fd7e9068p-30, -0x1.6a3b36e4b087fp-1, -0x1.0865638e8eed7p-32},
+                   {-0x1.ef75802f3101fp-32, -0x1.b8a1e1288c707p-1, 0x1.05ce7cfc012c1p-30},
+                   {-0x1.7adebafd8019bp-32, -0x1.fc5fcc6330408p-1, 0x1.8901eed81c8bcp-31}}),
+         polytope({{-1, 1, 1}, {0, -1, -1}, {1, 1, 1}, {-1, 1, 1}, {-1, 1, 0}, {-1, 0, 0}, {1, -1, 1}, {0, 0, 0},
+                   {1, -1, 0}, {1, 1, 0}}),
+         pa, Pose{.x = {0, -1, 0}}});
+  }
+  const std::string before = active_implementation();
+  for (const Case& c : cases) {
+    CAPTURE(c.what);
+    for (const double tolerance : {0x1p-36, 0x1p-33, 0x1p-30}) {
+      CAPTURE(tolerance);
+      const GjkOptions options{.tolerance = tolerance};
+      const GjkResult r = gjk(c.a, c.pa, c.b, c.pb, options);
+      const std::optional<GjkVerdict> v = judge_gjk(r, c.a, c.pa, c.b, c.pb);
+      REQUIRE(v);
+      CHECK(exact_core_distance(c.a, c.pa, c.b, c.pb)->intersecting);
+      CHECK((r.intersecting && r.converged));
+      CHECK_FALSE(v->mismatch);
+      // The batch's lanes on every implementation: the same bits.
+      const std::vector<ConvexShape> shapes{c.a, c.b};
+      const std::vector<ShapePair> pairs{{0, 1, c.pa, c.pb}};
+      for (const std::string& impl : runnable_implementations()) {
+        CAPTURE(impl);
+        REQUIRE(set_implementation(impl));
+        std::vector<GjkResult> got(1);
+        gjk_batch(shapes, pairs, got, options, 1);
+        CHECK(identical(got[0], r));
+      }
+    }
+  }
+  set_implementation(before);
+}
+
+TEST_CASE("convex.gjk: random thin plates and needles at contact are never answered separate") {
+  // Shapes 10^-4 as thin as they are wide or long: plates (a box, a flat
+  // hull), needles (along y, or along (1, 2, -1) and flat), against each
+  // other and ordinary hulls and boxes, each pair moved by its exact closest
+  // points' offset (rounded) times 1 (touching) or 1 +- 2^-30 to 2^-41 (a
+  // rounding-sized overlap or gap), at both ends of the tolerance range. Two
+  // of 10^4 pairs in contact came back separate before the blunt triangles'
+  // exact normals.
+  std::mt19937_64 rng(1);
+  std::uniform_real_distribution<double> u(-1, 1), size(0.1, 1);
+  std::uniform_int_distribution<int> kind(0, 4), vertex_count(2, 9), digit(30, 41), sign(-1, 1);
+  constexpr double thin = 1e-4;
+  const auto shape = [&](int k) {
+    if (k == 4) return box({size(rng), size(rng), thin * size(rng)});
+    std::vector<Vec3> v(static_cast<std::size_t>(vertex_count(rng)));
+    for (Vec3& p : v) {
+      const double t = u(rng);
+      switch (k) {
+        case 0: p = {thin * u(rng), u(rng), thin * u(rng)}; break;
+        case 1: p = {u(rng), u(rng), thin * u(rng)}; break;
+        case 2: p = {t, 2 * t + thin * u(rng), -t}; break;
+        default: p = {u(rng), u(rng), u(rng)};
+      }
+    }
+    return polytope(std::move(v));
+  };
+  const std::size_t n = simdccd::test::scaled(10000, 1000);
+  std::size_t mismatches = 0, contacts = 0;
+  for (std::size_t trial = 0; trial < n; ++trial) {
+    const ConvexShape a = shape(kind(rng)), b = shape(kind(rng));
+    const Pose pa = random_pose(rng, 2);
+    Pose pb = random_pose(rng, 2);
+    const ExactPolytopeDistance d = exact_polytope_distance(world_vertices(a, pa), world_vertices(b, pb));
+    if (!d.intersecting) {
+      const double f = trial % 4 == 0 ? 1 : 1 + sign(rng) * std::ldexp(1.0, -digit(rng));
+      pb.x = pb.x + f * (d.approx_a - d.approx_b);
+    }
+    const GjkResult r = gjk(a, pa, b, pb, GjkOptions{.tolerance = trial % 2 == 0 ? 0x1p-30 : 0x1p-36});
+    const std::optional<GjkVerdict> v = judge_gjk(r, a, pa, b, pb);
+    REQUIRE(v);
+    mismatches += v->mismatch;  // the judge's rule: exact contact never answered separate
+    contacts += r.intersecting;
+  }
+  CHECK(mismatches == 0);
+  CHECK(contacts > n / 2);  // most pairs end in contact or overlap
+}
+
+TEST_CASE("convex.gjk: a point deep inside a thin cylinder intersects it") {
+  // A cylinder of radius 2.1e-5 and half height 29.8 (turned, far from the
+  // origin), and a point (a one-vertex hull) 9.5e-8 inside its side, about
+  // 190 tau at tolerance 2^-36: the sliver triangles of the side's supports
+  // stalled GJK at |v| ~ 2 tau, separate. Depth from the body coordinates in
+  // long double.
+  const ConvexShape cyl = cylinder(0x1.66a02d67854eep-16, 0x1.dc98f0ad2cd34p+4);
+  const Pose pb{{0x1.a539896fad764p-3, -0x1.4003f0d92812ep-1, -0x1.818b74c032f72p-1, -0x1.63d7dc92492bcp-1,
+                 0x1.cb2ee9c52ec54p-2, -0x1.1fc3379873b88p-1, 0x1.60bf261ec905ep-1, 0x1.4724548721282p-1,
+                 -0x1.5e61e2b9b1d8p-2},
+                {0x1.a57c069669f08p+3, 0x1.b845f84f9ae2p+3, -0x1.ac141319446b8p+4}};
+  const Pose pa{.x = {0x1.9788a9b0447c2p+3, 0x1.addc47d4a331ep+3, -0x1.af3f6a26a55bep+4}};
+  const long double d[3] = {(long double)pa.x.x - pb.x.x, (long double)pa.x.y - pb.x.y, (long double)pa.x.z - pb.x.z};
+  long double p[3];
+  for (int i = 0; i < 3; ++i) p[i] = pb.R[i] * d[0] + pb.R[3 + i] * d[1] + pb.R[6 + i] * d[2];
+  const long double depth = std::min(cyl.radius - std::sqrt(p[0] * p[0] + p[1] * p[1]), cyl.half_height - std::fabs(p[2]));
+  const ConvexShape point = polytope({{0, 0, 0}});
+  for (const double tolerance : {0x1p-36, 0x1p-30}) {
+    const GjkResult r = gjk(point, pa, cyl, pb, GjkOptions{.tolerance = tolerance});
+    CHECK(depth > 3 * r.tolerance);
+    CHECK((r.intersecting && r.converged));
+  }
+}
 
 TEST_CASE("convex.gjk: spheres and capsules against polytopes, boxes and capsules, against references") {
   std::mt19937_64 rng(22);

@@ -32,8 +32,8 @@ struct Workload {
   PolytopeBatch batch;
 };
 
-Workload make_workload(std::size_t count, std::uint64_t seed, int max_vertices) {
-  Workload w{random_polytope_pairs(count, seed, max_vertices), {}};
+Workload make_workload(std::size_t count, std::uint64_t seed, int max_vertices, double thin) {
+  Workload w{random_polytope_pairs(count, seed, max_vertices, thin), {}};
   w.batch = polytope_batch(w.pairs);
   return w;
 }
@@ -81,7 +81,8 @@ Judged judge(const Workload& w, const std::vector<GjkResult>& distance, const st
 int run_gjk(std::span<const std::string_view> argv) {
   static constexpr OptionSpec kOptions[] = {{"--count", true},        {"--seed", true},   {"--threads", true},
                                             {"--max-vertices", true}, {"--verify", false}, {"--json", false},
-                                            {"--target", true},       {"--help", false},  {"-h", false}};
+                                            {"--target", true},       {"--thin", true},   {"--help", false},
+                                            {"-h", false}};
   const Args args(argv, kOptions);
   if (!args.positionals().empty()) throw UsageError("gjk takes no PATH arguments");
   if (args.flag("--help") || args.flag("-h")) {
@@ -96,6 +97,8 @@ int run_gjk(std::span<const std::string_view> argv) {
   if (max_vertices < 4 || max_vertices > exact_max_points) {
     throw UsageError("--max-vertices must be 4 to " + std::to_string(exact_max_points));
   }
+  const double thin = args.value("--thin") ? parse_double("--thin", *args.value("--thin")) : 1;
+  if (!(thin >= 0x1p-40 && thin <= 1)) throw UsageError("--thin must be 2^-40 to 1");
   const int cores = tbb::info::default_concurrency();
   const std::uint64_t threads = args.value("--threads") ? parse_uint("--threads", *args.value("--threads")) : cores;
   if (threads == 0 || threads > 4096) throw UsageError("--threads must be 1 to 4096");
@@ -105,7 +108,7 @@ int run_gjk(std::span<const std::string_view> argv) {
     throw UsageError("target '" + std::string(*t) + "' is unknown or cannot run on this CPU (simdccd targets)");
   }
 
-  const Workload w = make_workload(count, seed, int(max_vertices));
+  const Workload w = make_workload(count, seed, int(max_vertices), thin);
   std::vector<GjkResult> distance(count), test(count);
   GjkOptions test_options;
   test_options.intersection_only = true;
@@ -129,7 +132,8 @@ int run_gjk(std::span<const std::string_view> argv) {
   const std::uint64_t failures = stats.invalid + test_stats.invalid + judged.mismatches;
   if (json) {
     JsonObject j;
-    j.add("pairs", count).add("seed", seed).add("target", active_implementation()).add("threads", std::uint64_t(used));
+    j.add("pairs", count).add("seed", seed).add("thin", thin).add("target", active_implementation());
+    j.add("threads", std::uint64_t(used));
     j.add("intersecting", stats.intersecting).add("not_converged", stats.not_converged);
     j.add("invalid", stats.invalid + test_stats.invalid).add("test_disagreements", disagree);
     j.add("mean_iterations", double(stats.iterations) / double(count));
@@ -140,9 +144,10 @@ int run_gjk(std::span<const std::string_view> argv) {
     }
     j.add("seconds", seconds).add("intersection_seconds", test_seconds).print();
   } else {
-    std::printf("simdccd gjk: %llu random polytope pairs (4 to %llu vertices), seed %llu, target %s, %d thread%s\n",
-                (unsigned long long)count, (unsigned long long)max_vertices, (unsigned long long)seed,
-                active_implementation().c_str(), used, used == 1 ? "" : "s");
+    std::printf("simdccd gjk: %llu random polytope pairs (4 to %llu vertices%s), seed %llu, target %s, %d thread%s\n",
+                (unsigned long long)count, (unsigned long long)max_vertices,
+                thin < 1 ? (", plates and needles " + std::to_string(thin) + " thin").c_str() : "",
+                (unsigned long long)seed, active_implementation().c_str(), used, used == 1 ? "" : "s");
     std::printf("  distance:     %llu intersecting, %llu not converged, %.2f supports a pair, %.3f s (%.3g pairs/s)\n",
                 (unsigned long long)stats.intersecting, (unsigned long long)stats.not_converged,
                 double(stats.iterations) / double(count), seconds, double(count) / seconds);

@@ -33,7 +33,7 @@ Usage:
                   [--motion general|translation|rotation] [--threads N]
                   [--target T] [--threshold D] [--no-fcl] [--json] [--list]
   simdccd gjk [--count N] [--seed S] [--threads N] [--max-vertices V]
-              [--target T] [--verify] [--json]
+              [--target T] [--thin T] [--verify] [--json]
   simdccd pile [--bodies N] [--frames F] [--seed S] [--threads N]
                [--exact-budget B] [--every K] [--no-checks] [--json]
   simdccd targets
@@ -252,10 +252,11 @@ gjk     GJK (convex/gjk.hpp, docs/convex.md) on --count random polytope
         pairs (default 100000, seed --seed, default 1; 4 to --max-vertices
         vertices, default 24, at most 128): generic pairs and pairs built to
         share a vertex, touch a face or miss it by an exact 2^-k, at sizes
-        2^-8 to 2^8; the distance and the intersection-only query, batched
+        2^-8 to 2^8 (--thin T: plates and needles T as thin as wide); the
+        distance and the intersection-only query, batched
         on --threads threads (default all), timed. --verify judges every
         answer against the exact distance of the hulls (gjk_judge.hpp).
-        --json: one object: pairs, seed, threads, intersecting,
+        --json: one object: pairs, seed, thin, threads, intersecting,
         not_converged, invalid, test_disagreements, mean_iterations, with
         --verify exact_intersecting, in_band, mismatches, max_distance_error,
         max_error_over_tolerance; seconds, intersection_seconds. Exit status

@@ -113,7 +113,7 @@ enum class AdvanceStatus : std::uint8_t {
   contact,          ///< within threshold at toc
   separate,         ///< never within zero distance over [0, 1]
   iteration_limit,  ///< gave up at toc (no contact before toc)
-  invalid_input,    ///< non-finite pose or path, a threshold out of range, or a scale below 2^-400
+  invalid_input,    ///< non-finite pose or path, a threshold, control, iteration cap or method out of range, or a scale below 2^-400
 };
 std::string_view to_string(AdvanceStatus status);
 

@@ -93,7 +93,7 @@ bool valid_path(const RigidPath& p) {
 bool certifiable(const AdvanceOptions& o, double reach_a, double reach_b, double offset) {
   return certified_scale(reach_a, reach_b, offset) && std::isfinite(o.threshold) &&
          o.threshold > 8 * distance_error(reach_a, reach_b, offset) && o.max_iterations > 0 && o.control > 0 &&
-         o.control <= 1;
+         o.control <= 1 && o.method <= AdvanceMethod::hca;
 }
 
 }  // namespace advancement

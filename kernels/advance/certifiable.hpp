@@ -26,7 +26,8 @@ inline bool certified_scale(double reach_a, double reach_b, double offset) {
 
 /// False when the scale reach_a + reach_b + offset is below 2^-400, the
 /// threshold is not above 8 distance_error(reach_a, reach_b, offset), the
-/// iteration cap is not positive or the control is not in (0, 1].
+/// iteration cap is not positive, the control is not in (0, 1] or the
+/// method is none of AdvanceMethod's.
 bool certifiable(const AdvanceOptions& o, double reach_a, double reach_b, double offset);
 
 }  // namespace simdccd::advancement

@@ -135,6 +135,48 @@ typename L::V area2(typename L::V ax, typename L::V ay, typename L::V bx, typena
   return L::sub(L::mul(L::sub(bx, ax), L::sub(cy, ay)), L::mul(L::sub(by, ay), L::sub(cx, ax)));
 }
 
+/// p + e = a b exactly (Dekker's product, no FMA: every target rounds alike;
+/// |a|, |b| below 2^995).
+template <class L>
+void two_product(typename L::V a, typename L::V b, typename L::V& p, typename L::V& e) {
+  using V = typename L::V;
+  const V split = L::set(134217729.0);  // 2^27 + 1
+  const V ca = L::mul(split, a), cb = L::mul(split, b);
+  const V ah = L::sub(ca, L::sub(ca, a)), al = L::sub(a, ah);
+  const V bh = L::sub(cb, L::sub(cb, b)), bl = L::sub(b, bh);
+  p = L::mul(a, b);
+  e = L::add(L::add(L::add(L::sub(L::mul(ah, bh), p), L::mul(ah, bl)), L::mul(al, bh)), L::mul(al, bl));
+}
+
+/// One coordinate of the normal (y1 - y0) x (y2 - y0) = y0 x y1 + y1 x y2 +
+/// y2 x y0 of points with coordinates (u_s, t_s) on the other two axes: its
+/// six products exact, summed with their errors (Knuth's two-sum), so it is
+/// off by a few roundings of itself, not of the edges' squares.
+template <class L>
+typename L::V normal_coordinate(typename L::V u0, typename L::V t0, typename L::V u1, typename L::V t1,
+                                typename L::V u2, typename L::V t2) {
+  using V = typename L::V;
+  V sum = L::set(0.0), error = L::set(0.0);
+  const auto add = [&](V x) {
+    const V total = L::add(sum, x), z = L::sub(total, sum);
+    error = L::add(error, L::add(L::sub(sum, L::sub(total, z)), L::sub(x, z)));
+    sum = total;
+  };
+  const auto cross = [&](V ua, V ta, V ub, V tb) {  // ua tb - ta ub
+    V p, e;
+    two_product<L>(ua, tb, p, e);
+    add(p);
+    add(e);
+    two_product<L>(ta, ub, p, e);
+    add(L::mul(L::set(-1.0), p));
+    add(L::mul(L::set(-1.0), e));
+  };
+  cross(u0, t0, u1, t1);
+  cross(u1, t1, u2, t2);
+  cross(u2, t2, u0, t0);
+  return L::add(sum, error);
+}
+
 /// The triangle of slots i < j < k: the origin projected on its plane, then
 /// signed areas in the coordinate plane where the triangle's projection is
 /// largest; outside, the edges facing the projection, the closest kept. A
@@ -152,8 +194,21 @@ void triangle(const Lane<L, B>& q, typename L::M m, int i, int j, int k, C& c, C
   const V e2x = L::sub(x2, x0), e2y = L::sub(y2, y0), e2z = L::sub(z2, z0);
   V nx, ny, nz;
   cross3<L>(e1x, e1y, e1z, e2x, e2y, e2z, nx, ny, nz);
-  const V nn = dot3<L>(nx, ny, nz, nx, ny, nz);
+  V nn = dot3<L>(nx, ny, nz, nx, ny, nz);
   const V edges = L::mul(dot3<L>(e1x, e1y, e1z, e1x, e1y, e1z), dot3<L>(e2x, e2y, e2z, e2x, e2y, e2z));
+  // A sliver or needle (sine of the angle at slot i below 2^-6): n from the
+  // rounded edges is off by rounding times their lengths' product, which
+  // tilts the plane of a thin triangle (a thin plate's or a needle's face of
+  // A - B) past tau, v stops shrinking and GJK stalls short of a contact.
+  // Computed from exact products instead, n is accurate to rounding of
+  // itself, and so is the projection p.
+  const M blunt = L::both(m, L::lt(nn, L::mul(L::set(0x1p-12), edges)));
+  if (L::any(blunt)) {
+    nx = L::select(blunt, normal_coordinate<L>(y0, z0, y1, z1, y2, z2), nx);
+    ny = L::select(blunt, normal_coordinate<L>(z0, x0, z1, x1, z2, x2), ny);
+    nz = L::select(blunt, normal_coordinate<L>(x0, y0, x1, y1, x2, y2), nz);
+    nn = dot3<L>(nx, ny, nz, nx, ny, nz);
+  }
   const M flat = L::le(nn, L::mul(L::set(0x1p-80), edges));
   const V f = L::div(dot3<L>(x0, y0, z0, nx, ny, nz), nn);
   const V px = L::mul(f, nx), py = L::mul(f, ny), pz = L::mul(f, nz);
@@ -187,15 +242,12 @@ void triangle(const Lane<L, B>& q, typename L::M m, int i, int j, int k, C& c, C
   if (!L::any(inside)) return;
   const V sum = L::add(L::add(c0, c1), c2);
   const V l0 = L::div(c0, sum), l1 = L::div(c1, sum), l2 = L::div(c2, sum);
-  // v = the projection p rather than the weighted sum where the normal is
-  // accurate (sine of the angle at slot i at least 2^-6: n within 2^-46
-  // radians, p within 2^-45 |p - y_i| of the plane): its direction is the
-  // plane's normal to rounding, where the sum's errors (of the size of the
-  // points) would tilt a short v and spoil the lower bound v . w / |v|.
-  const M sharp = L::ge(nn, L::mul(L::set(0x1p-12), edges));
-  const V vx = L::select(sharp, px, L::add(L::add(L::mul(l0, x0), L::mul(l1, x1)), L::mul(l2, x2)));
-  const V vy = L::select(sharp, py, L::add(L::add(L::mul(l0, y0), L::mul(l1, y1)), L::mul(l2, y2)));
-  const V vz = L::select(sharp, pz, L::add(L::add(L::mul(l0, z0), L::mul(l1, z1)), L::mul(l2, z2)));
+  // v = the projection p rather than the weighted sum: n is accurate (within
+  // 2^-46 radians where the angle at slot i is sharp, to rounding of itself
+  // where blunt), so p's direction is the plane's normal to rounding, where
+  // the sum's errors (of the size of the points) would tilt a short v and
+  // spoil the lower bound v . w / |v|.
+  const V vx = px, vy = py, vz = pz;
   const V zero = L::set(0.0);
   for (int s = 0; s < 4; ++s) {
     q.put(inside, s == i || s == j || s == k ? L::set(1.0) : zero, c.in[s]);

@@ -11,10 +11,17 @@
 namespace simdccd::convex {
 namespace {
 
+// The factors a polytope's axes are squeezed by (random_polytope_pairs'
+// `thin`): none, a plate's (z) or a needle's (x and z).
+struct Squeeze {
+  Vec3 axes{1, 1, 1};
+  Vec3 operator()(const Vec3& p) const { return {axes.x * p.x, axes.y * p.y, axes.z * p.z}; }
+};
+
 // Points between 0.7 and 1 times a random ellipsoid's surface (radii 0.3 to
-// 1), times `size`: flat, long and round polytopes alike.
-std::vector<Vec3> blob(Random& random, int n, double size) {
-  const Vec3 radii{random.uniform(0.3, 1), random.uniform(0.3, 1), random.uniform(0.3, 1)};
+// 1, then squeezed), times `size`: flat, long and round polytopes alike.
+std::vector<Vec3> blob(Random& random, int n, double size, const Squeeze& squeeze) {
+  const Vec3 radii = squeeze({random.uniform(0.3, 1), random.uniform(0.3, 1), random.uniform(0.3, 1)});
   std::vector<Vec3> points(static_cast<std::size_t>(n));
   for (Vec3& p : points) {
     const Vec3 u = random.unit_vector();
@@ -35,8 +42,8 @@ std::vector<Vec3> on_grid(std::vector<Vec3> points, double step) {
   return points;
 }
 
-PolytopePair generic(Random& random, int na, int nb, double size) {
-  PolytopePair pair{blob(random, na, size), blob(random, nb, size), {}, {}, PairClass::generic};
+PolytopePair generic(Random& random, int na, int nb, double size, const Squeeze& sa, const Squeeze& sb) {
+  PolytopePair pair{blob(random, na, size, sa), blob(random, nb, size, sb), {}, {}, PairClass::generic};
   pair.pose_a.R = random.rotation();
   pair.pose_b.R = random.rotation();
   pair.pose_b.x = (size * random.uniform(0, 3)) * random.unit_vector();
@@ -45,8 +52,8 @@ PolytopePair generic(Random& random, int na, int nb, double size) {
 
 // b's vertex 0 is its body origin, posed at a's most extreme world vertex
 // along a random direction d; b's other vertices lie towards d.
-PolytopePair shared_vertex(Random& random, int na, int nb, double size) {
-  PolytopePair pair{blob(random, na, size), {}, {}, {}, PairClass::shared_vertex};
+PolytopePair shared_vertex(Random& random, int na, int nb, double size, const Squeeze& sa, const Squeeze& sb) {
+  PolytopePair pair{blob(random, na, size, sa), {}, {}, {}, PairClass::shared_vertex};
   pair.pose_a.R = random.rotation();
   pair.pose_b.R = random.rotation();
   const Vec3 d = random.unit_vector();
@@ -60,18 +67,19 @@ PolytopePair shared_vertex(Random& random, int na, int nb, double size) {
   pair.b.push_back({});
   for (int i = 1; i < nb; ++i) {
     const Vec3 p = (size * random.uniform(0.2, 2)) * d + (size * random.uniform(0, 0.8)) * random.unit_vector();
-    pair.b.push_back(transpose_times(R, p));
+    pair.b.push_back(sb(transpose_times(R, p)));
   }
   return pair;
 }
 
 // An axis-aligned box a and an unrotated b, all on the grid of size 2^-20,
 // b's lowest vertex `lift` above a's top face, its foot over the face or near it.
-PolytopePair face_contact(Random& random, int nb, double size, double lift, PairClass type) {
+PolytopePair face_contact(Random& random, int nb, double size, double lift, PairClass type, const Squeeze& sa,
+                          const Squeeze& sb) {
   const double step = std::ldexp(size, -20);
-  const Vec3 half = on_grid({size * random.uniform(0.3, 1), size * random.uniform(0.3, 1),
-                             size * random.uniform(0.3, 1)}, step);
-  PolytopePair pair{{}, on_grid(blob(random, nb, size), step), {}, {}, type};
+  const Vec3 half = on_grid(sa({size * random.uniform(0.3, 1), size * random.uniform(0.3, 1),
+                                size * random.uniform(0.3, 1)}), step);
+  PolytopePair pair{{}, on_grid(blob(random, nb, size, sb), step), {}, {}, type};
   for (int i = 0; i < 8; ++i) pair.a.push_back({i & 1 ? half.x : -half.x, i & 2 ? half.y : -half.y,
                                                i & 4 ? half.z : -half.z});
   pair.pose_a.x = on_grid(size * random.unit_vector(), step);
@@ -94,8 +102,11 @@ std::string_view to_string(PairClass type) {
   return "?";
 }
 
-std::vector<PolytopePair> random_polytope_pairs(std::size_t count, std::uint64_t seed, int max_vertices) {
+std::vector<PolytopePair> random_polytope_pairs(std::size_t count, std::uint64_t seed, int max_vertices,
+                                                double thin) {
   if (max_vertices < 4) throw std::invalid_argument("random_polytope_pairs: max_vertices must be at least 4");
+  if (!(thin > 0 && thin <= 1)) throw std::invalid_argument("random_polytope_pairs: thin must be in (0, 1]");
+  const Squeeze plate{{1, 1, thin}}, needle{{thin, 1, thin}};
   Random random(seed);
   std::vector<PolytopePair> pairs;
   pairs.reserve(count);
@@ -103,15 +114,18 @@ std::vector<PolytopePair> random_polytope_pairs(std::size_t count, std::uint64_t
     const auto vertices = [&] { return 4 + static_cast<int>(random.next() % static_cast<unsigned>(max_vertices - 3)); };
     const int na = vertices(), nb = vertices();
     const double size = std::ldexp(1.0, static_cast<int>(random.next() % 17) - 8);
+    // i / 2 counts the pairs of the generic class, and (up to a third) of each other.
+    const Squeeze& sa = i / 2 % 4 < 2 ? plate : needle;
+    const Squeeze& sb = i / 2 % 2 == 0 ? plate : needle;
     if (i % 2 == 0) {
-      pairs.push_back(generic(random, na, nb, size));
+      pairs.push_back(generic(random, na, nb, size, sa, sb));
     } else if (i % 6 == 1) {
-      pairs.push_back(shared_vertex(random, na, nb, size));
+      pairs.push_back(shared_vertex(random, na, nb, size, sa, sb));
     } else if (i % 6 == 3) {
-      pairs.push_back(face_contact(random, nb, size, 0, PairClass::face_contact));
+      pairs.push_back(face_contact(random, nb, size, 0, PairClass::face_contact, sa, sb));
     } else {
       const double lift = std::ldexp(size, -10 - static_cast<int>(random.next() % 36));
-      pairs.push_back(face_contact(random, nb, size, lift, PairClass::near_contact));
+      pairs.push_back(face_contact(random, nb, size, lift, PairClass::near_contact, sa, sb));
     }
   }
   return pairs;

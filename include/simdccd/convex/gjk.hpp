@@ -23,7 +23,9 @@
 //   4. converged and D = 0  =>  intersecting.
 // So: D > tau gives "separate" always; D = 0 gives "intersecting" whenever
 // converged (the iteration cap or a stall on rounding clears `converged`;
-// the tests meet neither on the shapes they draw); in the band 0 < D <= tau
+// the tests and `simdccd gjk --thin` meet neither on ordinary shapes nor on
+// plates and needles down to 10^-5 of their size: docs/convex.md, "Thin
+// shapes"); in the band 0 < D <= tau
 // either answer may come. tau/16 bounds the rounding of the supports, of
 // the closest point of the simplex and of the lower bound (every
 // computation is a few roundings of magnitude at most the pair size, or of

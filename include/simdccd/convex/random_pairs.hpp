@@ -36,8 +36,13 @@ struct PolytopePair {
 /// classes in turn (generic, shared_vertex, generic, face_contact, generic,
 /// near_contact, ...: half generic), 4 to `max_vertices` (>= 4) vertices a
 /// polytope, sizes about 1 times 2^s, s in [-8, 8] drawn per pair so that
-/// tolerances are tested at many scales.
-std::vector<PolytopePair> random_polytope_pairs(std::size_t count, std::uint64_t seed, int max_vertices = 24);
+/// tolerances are tested at many scales. `thin` in (0, 1) makes every
+/// polytope a plate (its z radius, or box a's z half extent, times thin) or
+/// a needle (x and z times thin): a and b plate / plate, plate / needle,
+/// needle / plate, needle / needle in turn within each class. thin = 1 (no
+/// squeezing) draws the very pairs of a call without it.
+std::vector<PolytopePair> random_polytope_pairs(std::size_t count, std::uint64_t seed, int max_vertices = 24,
+                                                double thin = 1);
 
 /// Pairs as gjk_batch() takes them: pair i is shapes 2i and 2i + 1 (polytopes).
 struct PolytopeBatch {
