@@ -786,7 +786,7 @@ TEST_CASE("convex.gjk: random thin plates and needles at contact are never answe
     return polytope(std::move(v));
   };
   const std::size_t n = simdccd::test::scaled(10000, 1000);
-  std::size_t mismatches = 0, contacts = 0;
+  std::size_t mismatches = 0, contacts = 0, points_off = 0;
   for (std::size_t trial = 0; trial < n; ++trial) {
     const ConvexShape a = shape(kind(rng)), b = shape(kind(rng));
     const Pose pa = random_pose(rng, 2);
@@ -801,9 +801,32 @@ TEST_CASE("convex.gjk: random thin plates and needles at contact are never answe
     REQUIRE(v);
     mismatches += v->mismatch;  // the judge's rule: exact contact never answered separate
     contacts += r.intersecting;
+    if (r.converged && !r.intersecting) points_off += std::fabs(norm(r.point_b - r.point_a) - r.distance) > r.tolerance;
   }
   CHECK(mismatches == 0);
+  CHECK(points_off == 0);
   CHECK(contacts > n / 2);  // most pairs end in contact or overlap
+}
+
+TEST_CASE("convex.gjk: the closest points of a blunt face give the distance") {
+  // A cylinder of radius 7.3e-7 (a needle 0.75 long each way) 2e-8 from a
+  // box 1.2e-6 thick (a reviewer's case): the final simplex is a blunt
+  // triangle, whose v (the projection) is accurate and whose weights are
+  // not; the points built from the weights alone were 2458 tau apart from
+  // the distance.
+  const ConvexShape needle = cylinder(7.333069643398133e-07, 0.75265579083109713);
+  const ConvexShape plate = box({0.45812278838553783, 0.93377554147015296, 6.0325180634409654e-07});
+  const Pose pa{{0x1.93d39f636fd28p-1, 0x1.a672b45ccbe18p-2, 0x1.d2b3717b1ef8fp-2, -0x1.39697818c5668p-1,
+                 0x1.d5c05b8c024c6p-2, 0x1.49c5ed44aff07p-1, 0x1.cffd45a4f5558p-5, -0x1.92f1030e71d4dp-1,
+                 0x1.3a8c9af877f59p-1},
+                {0x1.6e06193e912ccp-1, 0x1.6ec51ee8cd772p+0, 0x1.477e2be78cb3p-3}};
+  const Pose pb{{-0x1.868a8364cc82ep-1, 0x1.967078e9d9c9ap-2, -0x1.056334fb95216p-1, 0x1.4ae2e7b78e363p-1,
+                 0x1.c2a814a67bd5p-2, -0x1.3f31e586d7f8bp-1, -0x1.750aea43f74f8p-6, -0x1.9c66246f31757p-1,
+                 -0x1.2f35481a54472p-1},
+                {0x1.d49bf788e120ep-1, 0x1.bbda499f91034p-1, -0x1.5f0ccef3d83ep-1}};
+  const GjkResult r = gjk(needle, pa, plate, pb, GjkOptions{.tolerance = 0x1p-36});
+  REQUIRE((r.converged && !r.intersecting));
+  CHECK(std::fabs(norm(r.point_b - r.point_a) - r.distance) <= r.tolerance);
 }
 
 TEST_CASE("convex.gjk: a point deep inside a thin cylinder intersects it") {

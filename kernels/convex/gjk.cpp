@@ -284,6 +284,12 @@ void finish_lane(const GjkLanes<K>& lanes, std::size_t l, const GjkPair& p, GjkR
     core_a = core_a + lanes.lambda[s][l] * get_row(lanes.a[s], l);
     core_b = core_b + lanes.lambda[s][l] * get_row(lanes.b[s], l);
   }
+  // v is a blunt triangle's projection of the origin, more accurate than
+  // its weights (gjk_kernel-inl.h, triangle()): each point takes half the
+  // difference, so that point_a - point_b is v again.
+  const Vec3 gap = get_row(lanes.v, l) - (core_a - core_b);
+  core_a = core_a + 0.5 * gap;
+  core_b = core_b - 0.5 * gap;
   const double vv = lanes.vv[l];
   const double d = std::sqrt(vv);
   r.intersecting = lane_intersecting(lanes, l);

@@ -23,9 +23,9 @@
 //   4. converged and D = 0  =>  intersecting.
 // So: D > tau gives "separate" always; D = 0 gives "intersecting" whenever
 // converged (the iteration cap or a stall on rounding clears `converged`;
-// the tests and `simdccd gjk --thin` meet neither on ordinary shapes nor on
-// plates and needles down to 10^-5 of their size: docs/convex.md, "Thin
-// shapes"); in the band 0 < D <= tau
+// polytopes and boxes of ordinary proportions meet neither in the tests,
+// nor do `simdccd gjk --thin 1e-5` plates and needles; thinner shapes may:
+// docs/convex.md, "Thin shapes"); in the band 0 < D <= tau
 // either answer may come. tau/16 bounds the rounding of the supports, of
 // the closest point of the simplex and of the lower bound (every
 // computation is a few roundings of magnitude at most the pair size, or of
@@ -34,7 +34,9 @@
 // combination of support points (or their plane's projection of the
 // origin); the lower bound because every plane normal to a v through the
 // support point S(-v) bounds all of A - B, whatever the accuracy of v.
-// Closest points: |point_b - point_a| is the distance (up to tau); on
+// Closest points: point_a - point_b is the final v, so |point_b - point_a|
+// is the distance (up to tau; on a blunt triangle each point is moved by
+// half the rounding of its weights, which v's projection does not share); on
 // curved surfaces (cylinder side and rims) the points themselves are only
 // accurate to about sqrt(tau * size), the distance being stationary there.
 #pragma once
