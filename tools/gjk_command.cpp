@@ -144,10 +144,11 @@ int run_gjk(std::span<const std::string_view> argv) {
     }
     j.add("seconds", seconds).add("intersection_seconds", test_seconds).print();
   } else {
-    std::printf("simdccd gjk: %llu random polytope pairs (4 to %llu vertices%s), seed %llu, target %s, %d thread%s\n",
-                (unsigned long long)count, (unsigned long long)max_vertices,
-                thin < 1 ? (", plates and needles " + std::to_string(thin) + " thin").c_str() : "",
-                (unsigned long long)seed, active_implementation().c_str(), used, used == 1 ? "" : "s");
+    std::printf("simdccd gjk: %llu random polytope pairs (4 to %llu vertices", (unsigned long long)count,
+                (unsigned long long)max_vertices);
+    if (thin < 1) std::printf(", plates and needles %g thin", thin);
+    std::printf("), seed %llu, target %s, %d thread%s\n", (unsigned long long)seed, active_implementation().c_str(),
+                used, used == 1 ? "" : "s");
     std::printf("  distance:     %llu intersecting, %llu not converged, %.2f supports a pair, %.3f s (%.3g pairs/s)\n",
                 (unsigned long long)stats.intersecting, (unsigned long long)stats.not_converged,
                 double(stats.iterations) / double(count), seconds, double(count) / seconds);

@@ -167,9 +167,9 @@ typename L::V normal_coordinate(typename L::V u0, typename L::V t0, typename L::
     two_product<L>(ua, tb, p, e);
     add(p);
     add(e);
-    two_product<L>(ta, ub, p, e);
-    add(L::mul(L::set(-1.0), p));
-    add(L::mul(L::set(-1.0), e));
+    two_product<L>(L::mul(L::set(-1.0), ta), ub, p, e);  // -(ta ub), exactly
+    add(p);
+    add(e);
   };
   cross(u0, t0, u1, t1);
   cross(u1, t1, u2, t2);
@@ -242,21 +242,20 @@ void triangle(const Lane<L, B>& q, typename L::M m, int i, int j, int k, C& c, C
   if (!L::any(inside)) return;
   const V sum = L::add(L::add(c0, c1), c2);
   const V l0 = L::div(c0, sum), l1 = L::div(c1, sum), l2 = L::div(c2, sum);
-  // v = the projection p rather than the weighted sum: n is accurate (within
-  // 2^-46 radians where the angle at slot i is sharp, to rounding of itself
-  // where blunt), so p's direction is the plane's normal to rounding, where
-  // the sum's errors (of the size of the points) would tilt a short v and
-  // spoil the lower bound v . w / |v|.
-  const V vx = px, vy = py, vz = pz;
+  // v = the projection p: n is accurate (within 2^-46 radians where the
+  // angle at slot i is sharp, to rounding of itself where blunt), so p's
+  // direction is the plane's normal to rounding, where the weighted sum's
+  // errors (of the size of the points) would tilt a short v and spoil the
+  // lower bound v . w / |v|. The weights are kept for the closest points.
   const V zero = L::set(0.0);
   for (int s = 0; s < 4; ++s) {
     q.put(inside, s == i || s == j || s == k ? L::set(1.0) : zero, c.in[s]);
     q.put(inside, s == i ? l0 : s == j ? l1 : s == k ? l2 : zero, c.lambda[s]);
   }
-  q.put(inside, vx, c.v[0]);
-  q.put(inside, vy, c.v[1]);
-  q.put(inside, vz, c.v[2]);
-  q.put(inside, dot3<L>(vx, vy, vz, vx, vy, vz), c.vv);
+  q.put(inside, px, c.v[0]);
+  q.put(inside, py, c.v[1]);
+  q.put(inside, pz, c.v[2]);
+  q.put(inside, dot3<L>(px, py, pz, px, py, pz), c.vv);
 }
 
 /// y_a . (y_b x y_c) of three slots.

@@ -114,7 +114,8 @@ std::vector<PolytopePair> random_polytope_pairs(std::size_t count, std::uint64_t
     const auto vertices = [&] { return 4 + static_cast<int>(random.next() % static_cast<unsigned>(max_vertices - 3)); };
     const int na = vertices(), nb = vertices();
     const double size = std::ldexp(1.0, static_cast<int>(random.next() % 17) - 8);
-    // i / 2 counts the pairs of the generic class, and (up to a third) of each other.
+    // i / 2 mod 4 picks the pairing; each class (every other i, or every
+    // sixth) meets all four in turn.
     const Squeeze& sa = i / 2 % 4 < 2 ? plate : needle;
     const Squeeze& sb = i / 2 % 2 == 0 ? plate : needle;
     if (i % 2 == 0) {
