@@ -132,7 +132,7 @@ int run_gjk(std::span<const std::string_view> argv) {
   const std::uint64_t failures = stats.invalid + test_stats.invalid + judged.mismatches;
   if (json) {
     JsonObject j;
-    j.add("pairs", count).add("seed", seed).add("thin", thin).add("target", active_implementation());
+    j.add("pairs", count).add("seed", seed).add_precise("thin", thin).add("target", active_implementation());
     j.add("threads", std::uint64_t(used));
     j.add("intersecting", stats.intersecting).add("not_converged", stats.not_converged);
     j.add("invalid", stats.invalid + test_stats.invalid).add("test_disagreements", disagree);

@@ -11,11 +11,13 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 #include "common/vec3_math.hpp"
 #include "convex/gjk_kernel_table.hpp"
 #include "convex/gjk_valid.hpp"
 #include "convex/support.hpp"
+#include "simdccd/convex/gjk_judge.hpp"
 #include "convex/gjk_kernel-inl.h"
 
 namespace simdccd::convex {
@@ -269,6 +271,18 @@ void fill_lane(GjkLanes<K>& lanes, std::size_t l, const GjkPair& p, const GjkOpt
 }
 
 template <std::size_t K>
+bool lane_intersecting(const GjkLanes<K>& lanes, std::size_t l, const GjkPair& p) {
+  if (lanes.vv[l] <= lanes.hit2[l]) return true;
+  // The lower bound is within tau/16 of the cores' distance (gjk.hpp): a
+  // converged answer, or one whose bound clears margin + tau/2 by more than
+  // that, is separate for sure. Only a stall short of that pays for the
+  // exact distance.
+  if (lanes.converged[l] > 0 || lanes.lb[l] > std::sqrt(lanes.hit2[l]) + lanes.tau[l]) return false;
+  const std::optional<ExactPolytopeDistance> cores = exact_core_distance(*p.a, *p.pa, *p.b, *p.pb);
+  return cores && cores->squared_distance <= mpq_class(lanes.hit2[l]);
+}
+
+template <std::size_t K>
 void finish_lane(const GjkLanes<K>& lanes, std::size_t l, const GjkPair& p, GjkResult& r) {
   const Core ca(*p.a, *p.pa), cb(*p.b, *p.pb);
   const double margin = ca.margin() + cb.margin();
@@ -276,7 +290,8 @@ void finish_lane(const GjkLanes<K>& lanes, std::size_t l, const GjkPair& p, GjkR
   r = GjkResult{};
   r.valid = true;
   r.tolerance = tau;
-  r.converged = lanes.converged[l] > 0;
+  r.intersecting = lane_intersecting(lanes, l, p);
+  r.converged = lanes.converged[l] > 0 || r.intersecting;  // a stall the exact judge settled too
   r.iterations = static_cast<std::uint32_t>(lanes.iterations[l]);
   Vec3 core_a{}, core_b{};
   for (int s = 0; s < 4; ++s) {
@@ -292,7 +307,6 @@ void finish_lane(const GjkLanes<K>& lanes, std::size_t l, const GjkPair& p, GjkR
   core_b = core_b - 0.5 * gap;
   const double vv = lanes.vv[l];
   const double d = std::sqrt(vv);
-  r.intersecting = lane_intersecting(lanes, l);
   r.distance = r.intersecting ? 0 : d - margin;
   r.lower_bound = r.intersecting ? 0 : std::max(0.0, lanes.lb[l] - margin);
   if (r.lower_bound > 0) r.separating_axis = (-1 / lanes.lb_norm[l]) * get_row(lanes.lb_dir, l);
@@ -324,6 +338,7 @@ void finish_lane(const GjkLanes<K>& lanes, std::size_t l, const GjkPair& p, GjkR
 
 template void fill_lane(GjkLanes<kGjkBatch>&, std::size_t, const GjkPair&, const GjkOptions&);
 template void finish_lane(const GjkLanes<kGjkBatch>&, std::size_t, const GjkPair&, GjkResult&);
+template bool lane_intersecting(const GjkLanes<kGjkBatch>&, std::size_t, const GjkPair&);
 
 namespace {
 

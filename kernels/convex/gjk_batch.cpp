@@ -70,7 +70,8 @@ void sort_by_key(std::vector<std::uint64_t>& keyed, std::vector<std::uint64_t>& 
 // The pairs over cores and lanes; `out` takes each answer: out.invalid(i),
 // out.alone(i, r) for a pair run by gjk_alone(), out.apart(i, pair, test)
 // for one its bounding spheres decide (spheres_test()), out.prefetch(i) when
-// pair i takes a lane and out.lane(lanes, l, pair, i) once the kernel ran it.
+// pair i takes a lane and out.lane(lanes, l, pair, i) once the kernel ran it
+// (which returns the pair's intersecting flag).
 template <class Out>
 GjkBatchStats run_batch(std::span<const ConvexShape> shapes, std::span<const ShapePair> pairs,
                         std::span<const GjkWarmStart> warm, const GjkOptions& options, int threads, Out& out) {
@@ -174,9 +175,8 @@ GjkBatchStats run_batch(std::span<const ConvexShape> shapes, std::span<const Sha
       kernel(*lanes);
       for (std::size_t k = begin; k < end; ++k) {
         const std::size_t l = k - begin;
-        tally(stats, lane_intersecting(*lanes, l), lanes->converged[l] > 0,
-              static_cast<std::uint64_t>(lanes->iterations[l]));
-        out.lane(*lanes, l, pair_of(order[k]), order[k]);
+        const bool intersecting = out.lane(*lanes, l, pair_of(order[k]), order[k]);
+        tally(stats, intersecting, lanes->converged[l] > 0, static_cast<std::uint64_t>(lanes->iterations[l]));
       }
     }
     return stats;
@@ -209,8 +209,9 @@ GjkBatchStats gjk_batch(std::span<const ConvexShape> shapes, std::span<const Sha
       const auto* answer = reinterpret_cast<const char*>(&r[i]);
       for (std::size_t line = 0; line < sizeof(GjkResult); line += 64) __builtin_prefetch(answer + line, 1);
     }
-    void lane(const GjkLanes<kGjkBatch>& lanes, std::size_t l, const GjkPair& p, std::uint32_t i) {
+    bool lane(const GjkLanes<kGjkBatch>& lanes, std::size_t l, const GjkPair& p, std::uint32_t i) {
       finish_lane(lanes, l, p, r[i]);
+      return r[i].intersecting;
     }
   } out{results};
   return run_batch(shapes, pairs, warm, options, threads, out);
@@ -227,8 +228,10 @@ GjkBatchStats gjk_intersect_batch(std::span<const ConvexShape> shapes, std::span
     void alone(std::uint32_t i, const GjkResult& a) { f[i] = a.intersecting ? Overlap::intersecting : Overlap::separate; }
     void apart(std::uint32_t i, const GjkPair&, const SpheresTest&) { f[i] = Overlap::separate; }
     void prefetch(std::uint32_t) {}
-    void lane(const GjkLanes<kGjkBatch>& lanes, std::size_t l, const GjkPair&, std::uint32_t i) {
-      f[i] = lane_intersecting(lanes, l) ? Overlap::intersecting : Overlap::separate;
+    bool lane(const GjkLanes<kGjkBatch>& lanes, std::size_t l, const GjkPair& p, std::uint32_t i) {
+      const bool intersecting = lane_intersecting(lanes, l, p);
+      f[i] = intersecting ? Overlap::intersecting : Overlap::separate;
+      return intersecting;
     }
   } out{overlap};
   GjkOptions test = options;

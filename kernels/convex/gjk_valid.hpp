@@ -54,11 +54,13 @@ void fill_lane(GjkLanes<K>& lanes, std::size_t lane, const GjkPair& pair, const 
 template <std::size_t K>
 void finish_lane(const GjkLanes<K>& lanes, std::size_t lane, const GjkPair& pair, GjkResult& r);
 
-/// Whether the pair of a lane the kernel ran intersects (GjkResult::intersecting).
+/// Whether the pair of a lane the kernel ran intersects (GjkResult::intersecting):
+/// |v| <= margin + tau/2, or GJK stalled where its lower bound leaves that
+/// possible and the exact judge (gjk_judge.hpp) finds the cores' distance
+/// at most margin + tau/2 (a sliver face of A - B can stall it short of a
+/// contact: docs/convex.md, "Thin shapes").
 template <std::size_t K>
-bool lane_intersecting(const GjkLanes<K>& lanes, std::size_t lane) {
-  return lanes.vv[lane] <= lanes.hit2[lane];
-}
+bool lane_intersecting(const GjkLanes<K>& lanes, std::size_t lane, const GjkPair& pair);
 
 /// gjk() of a valid pair: one lane on plain doubles, the polytopes scanned in place.
 GjkResult gjk_one(const GjkPair& pair, const GjkOptions& options);

@@ -20,13 +20,18 @@
 //   2. not intersecting  =>  lower_bound - tau/16 <= D <= distance + tau/16;
 //   3. converged and not intersecting  =>  D >= distance - tau/4 - tau/16 > 0,
 //      so |distance - D| <= tau, and in particular
-//   4. converged and D = 0  =>  intersecting.
-// So: D > tau gives "separate" always; D = 0 gives "intersecting" whenever
-// converged (the iteration cap or a stall on rounding clears `converged`;
-// polytopes and boxes of ordinary proportions meet neither in the tests,
-// nor do `simdccd gjk --thin 1e-5` plates and needles; thinner shapes may:
-// docs/convex.md, "Thin shapes"); in the band 0 < D <= tau
-// either answer may come. tau/16 bounds the rounding of the supports, of
+//   4. converged and D = 0  =>  intersecting;
+//   5. D = 0  =>  intersecting, for every pair with an exact judge
+//      (gjk_judge.hpp: no cylinder, cores of at most exact_max_points
+//      points): where GJK ends short of the termination test (the
+//      iteration cap, or a stall on rounding, as on the sliver faces of very
+//      thin shapes) with a lower bound that leaves |v| <= margin + tau/2
+//      possible, the exact distance of the cores decides (intersecting and
+//      converged when it is at most margin + tau/2; else the answer stays).
+// So: D > tau gives "separate" always; D = 0 gives "intersecting" always
+// but for a cylinder or a polytope of more than 128 vertices that stalls
+// (docs/convex.md, "Thin shapes"); in the band 0 < D <= tau either answer
+// may come. tau/16 bounds the rounding of the supports, of
 // the closest point of the simplex and of the lower bound (every
 // computation is a few roundings of magnitude at most the pair size, or of
 // the poses' translations, and tau/16 >= 2^-40 pair size + 2^-44 (|pa.x| +
@@ -96,7 +101,9 @@ struct GjkWarmStart {
 struct GjkResult {
   bool valid = false;         ///< false: a shape, pose or option out of range; nothing else is set
   bool intersecting = false;  ///< see the guarantee; distance = 0 then
-  bool converged = false;     ///< the termination test was met (not the iteration cap or a stall)
+  /// The termination test was met (not the iteration cap or a stall), or
+  /// the exact judge settled a stall as a contact (rule 5).
+  bool converged = false;
   double distance = 0;        ///< |v| less the radii: an upper bound of D (up to tau/16)
   double lower_bound = 0;     ///< the best v . w / |v| less the radii, at least 0: a lower bound of D
   double tolerance = 0;       ///< tau
@@ -106,7 +113,8 @@ struct GjkResult {
   Vec3 separating_axis{};
   /// Closest points in world coordinates, on a and on b (intersecting: a
   /// common point of the cores pushed out by the radii, meaningful only as a
-  /// witness).
+  /// witness; a contact the exact judge settled keeps the stalled simplex's
+  /// closest points, near the contact).
   Vec3 point_a{}, point_b{};
   /// The closest features (shape.hpp's ids; from the final simplex for box,
   /// polytope and capsule, from the closest point for cylinder).
