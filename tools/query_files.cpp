@@ -35,7 +35,11 @@ std::vector<fs::path> collect_csv_files(std::span<const std::string_view> paths)
     }
     std::vector<fs::path> found;
     for (const fs::directory_entry& e : fs::recursive_directory_iterator(path)) {
-      if (e.is_regular_file() && e.path().extension() == ".csv") found.push_back(e.path());
+      if (e.path().extension() != ".csv" || e.is_directory()) continue;
+      // A broken link (or a device, a pipe) named *.csv is an error, never skipped:
+      // a run that silently left out a file would judge fewer queries than asked.
+      if (!e.is_regular_file()) throw InputError(e.path().string() + ": not a regular file (a broken link?)");
+      found.push_back(e.path());
     }
     if (found.empty()) throw InputError(path.string() + ": no *.csv files in this directory");
     std::ranges::sort(found);
