@@ -59,7 +59,10 @@ struct GjkOptions {
   /// The tolerance relative to the pair size (gjk_tolerance()); at least
   /// 2^-36 (so that tau/16 >= 2^-40 size, well above the rounding) and below 1.
   double tolerance = 0x1p-30;
-  /// Support evaluations before giving up (converged = false).
+  /// Support evaluations before giving up (converged = false). A pair
+  /// that reaches the cap with contact still possible is settled by the
+  /// exact judge (rule 5), which costs far more than iterations: a low cap
+  /// buys no speed.
   int max_iterations = 128;
   /// An intersection test only: stop as soon as a plane holds the shapes
   /// more than 5 tau/8 apart (then D > tau/2: not intersecting, converged
