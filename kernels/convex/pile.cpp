@@ -102,10 +102,16 @@ ConvexShape random_shape(Random& rng) {
     }
     case 2:
       return sphere(rng.uniform(0.12, 0.3));
-    case 3:
-      return capsule(rng.uniform(0.08, 0.18), rng.uniform(0.08, 0.2));
-    default:
-      return cylinder(rng.uniform(0.1, 0.25), rng.uniform(0.08, 0.22));
+    // One draw a statement: a call's arguments are unsequenced, and
+    // compilers for other CPUs drew them in another order (another pile).
+    case 3: {
+      const double half_height = rng.uniform(0.08, 0.2);
+      return capsule(rng.uniform(0.08, 0.18), half_height);
+    }
+    default: {
+      const double half_height = rng.uniform(0.08, 0.22);
+      return cylinder(rng.uniform(0.1, 0.25), half_height);
+    }
   }
 }
 
@@ -177,7 +183,8 @@ PileScene::PileScene(const PileOptions& options) : options_(options) {
     ConvexShape shape = random_shape(rng);
     const Quaternion q = unit(rng.quaternion());
     Vec3 v{rng.uniform(-0.5, 0.5), rng.uniform(-0.5, 0.5), rng.uniform(-1, 0)};
-    const Vec3 w = rng.uniform(0, 3) * rng.unit_vector();
+    const Vec3 axis = rng.unit_vector();  // one draw a statement (see random_shape())
+    const Vec3 w = rng.uniform(0, 3) * axis;
     if (o.throw_speed > 0 && i % 40 == 0) {
       const double phi = rng.uniform(0, Random::kTwoPi);
       v = {o.throw_speed * std::cos(phi), o.throw_speed * std::sin(phi), 2};

@@ -46,7 +46,10 @@ PolytopePair generic(Random& random, int na, int nb, double size, const Squeeze&
   PolytopePair pair{blob(random, na, size, sa), blob(random, nb, size, sb), {}, {}, PairClass::generic};
   pair.pose_a.R = random.rotation();
   pair.pose_b.R = random.rotation();
-  pair.pose_b.x = (size * random.uniform(0, 3)) * random.unit_vector();
+  // One draw a statement: the operands of * are unsequenced, and compilers
+  // for other CPUs drew them in another order (other pairs for one seed).
+  const Vec3 direction = random.unit_vector();
+  pair.pose_b.x = (size * random.uniform(0, 3)) * direction;
   return pair;
 }
 
@@ -66,7 +69,9 @@ PolytopePair shared_vertex(Random& random, int na, int nb, double size, const Sq
   const auto& R = pair.pose_b.R;
   pair.b.push_back({});
   for (int i = 1; i < nb; ++i) {
-    const Vec3 p = (size * random.uniform(0.2, 2)) * d + (size * random.uniform(0, 0.8)) * random.unit_vector();
+    const Vec3 side = random.unit_vector();  // one draw a statement (see generic())
+    const double off = random.uniform(0, 0.8);
+    const Vec3 p = (size * random.uniform(0.2, 2)) * d + (size * off) * side;
     pair.b.push_back(sb(transpose_times(R, p)));
   }
   return pair;
