@@ -18,6 +18,7 @@
 #include "simdccd/convex/gjk_judge.hpp"
 #include "simdccd/convex/shape.hpp"
 #include "simdccd/targets.hpp"
+#include "gjk_every_implementation.hpp"
 #include "test_scale.hpp"
 
 namespace simdccd {
@@ -820,24 +821,7 @@ TEST_CASE("convex.gjk: random thin plates and needles at contact are never answe
     CHECK(points_off == 0);
     CHECK(contacts > n / 2);  // most pairs end in contact or overlap
     // Every implementation's lanes settle the same stalls: gjk()'s bits, and its flags.
-    const std::string before = active_implementation();
-    for (const std::string& impl : runnable_implementations()) {
-      CAPTURE(impl);
-      REQUIRE(set_implementation(impl));
-      std::vector<GjkResult> got(pairs.size());
-      std::vector<Overlap> flags(pairs.size());
-      const GjkOptions options{.tolerance = 0x1p-36};
-      gjk_batch(shapes, pairs, got, options, 2);
-      gjk_intersect_batch(shapes, pairs, flags, options, 2);
-      std::size_t differ = 0, flags_differ = 0;
-      for (std::size_t i = 0; i < pairs.size(); ++i) {
-        differ += !identical(got[i], expected[i]);
-        flags_differ += flags[i] != (expected[i].intersecting ? Overlap::intersecting : Overlap::separate);
-      }
-      CHECK(differ == 0);
-      CHECK(flags_differ == 0);
-    }
-    set_implementation(before);
+    simdccd::test::check_every_implementation(shapes, pairs, expected, GjkOptions{.tolerance = 0x1p-36});
   }
 }
 

@@ -111,6 +111,11 @@ GjkBatchStats run_batch(std::span<const ConvexShape> shapes, std::span<const Sha
                  (std::max({reach[2 * i], reach[2 * i + 1], max_abs(p.pose_a.x), max_abs(p.pose_b.x)}) < 0x1p-62 &&
                   pair_scale(pair_of(i)) != 0)) {
         const GjkResult r = gjk_alone(pair_of(i), options);
+        if (!r.valid) {  // below the smallest size (kSmallestPairExponent)
+          out.invalid(i);
+          ++stats.invalid;
+          continue;
+        }
         tally(stats, r.intersecting, r.converged, r.iterations);
         out.alone(i, r);
       } else {

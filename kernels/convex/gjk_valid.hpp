@@ -70,6 +70,11 @@ GjkResult gjk_one(const GjkPair& pair, const GjkOptions& options);
 /// tetrahedron's flatness test) would underflow from about 2^-170 on.
 inline constexpr double kTinyPair = 0x1p-64;
 
+/// A pair whose every size, body coordinate and translation is below
+/// 2^-kSmallestPairExponent (not all 0) is invalid: posed, its world points
+/// (the judge's, and the guarantee's D) round on the subnormal grid, which
+/// no scaling of the pair undoes.
+inline constexpr int kSmallestPairExponent = 960;
 /// k such that the pair runs at 2^k times its size: 0, or where every
 /// coordinate is below kTinyPair (and one is not 0) the k that brings the
 /// largest to [1, 2). Scaling by 2^k is exact (no coordinate overflows) and
@@ -80,7 +85,8 @@ int pair_scale(const GjkPair& pair);
 
 /// gjk() of a valid pair (gjk_one), at 2^pair_scale times its size: the
 /// answer's lengths (distance, lower bound, tolerance, points, warm
-/// direction) scaled back by 2^-k, the rest as the scaled pair's.
+/// direction) scaled back by 2^-k, the rest as the scaled pair's; invalid
+/// (GjkResult{}) where k > kSmallestPairExponent.
 GjkResult gjk_alone(const GjkPair& pair, const GjkOptions& options);
 
 }  // namespace simdccd::convex

@@ -15,7 +15,10 @@
 // below 2^-64 in magnitude runs at 2^k times its size, the exact power of two
 // that brings the largest to [1, 2) (the kernel's products of up to six
 // lengths would underflow from about 2^-170 on): tau is then the scaled
-// pair's, and the answer's lengths are scaled back. Then for every valid result:
+// pair's, and the answer's lengths are scaled back. A pair whose every size,
+// body vertex and translation lies below 2^-960 (not all 0) is invalid: its
+// world points would round on the subnormal grid, which scaling cannot undo.
+// Then for every valid result:
 //   1. intersecting  =>  D <= tau;
 //   2. not intersecting  =>  lower_bound - tau/16 <= D <= distance + tau/16;
 //   3. converged and not intersecting  =>  D >= distance - tau/4 - tau/16 > 0,
@@ -133,8 +136,11 @@ bool identical(const GjkResult& a, const GjkResult& b);
 /// The distance of shape a at pose pa and shape b at pose pb, or that they
 /// intersect. `warm`: the previous frame's result.warm (may be null).
 /// Sphere and capsule run as their core point and segment with the radius
-/// added back at the end. No allocation; deterministic (same answer, bit for
-/// bit, on every machine with IEEE doubles and no contraction).
+/// added back at the end. Deterministic (same answer, bit for bit, on every
+/// machine with IEEE doubles and no contraction). No allocation, but where
+/// rule 5 settles a stall: the exact judge allocates (and may throw
+/// std::bad_alloc) and takes from milliseconds (tens of vertices) to seconds
+/// (a hull of 100 or more nearly coplanar vertices, as of a very thin plate).
 GjkResult gjk(const ConvexShape& a, const Pose& pa, const ConvexShape& b, const Pose& pb,
               const GjkOptions& options = {}, const GjkWarmStart* warm = nullptr);
 
