@@ -459,17 +459,7 @@ TEST_CASE("convex.gjk: tiny pairs answer as at unit size, scaled, and the batch 
   CHECK(mismatches == 0);
   CHECK(intersecting > pairs.size() / 10);
   CHECK(intersecting < pairs.size() - pairs.size() / 10);
-  const std::string before = active_implementation();
-  for (const std::string& impl : runnable_implementations()) {
-    CAPTURE(impl);
-    REQUIRE(set_implementation(impl));
-    std::vector<GjkResult> got(batch.size());
-    gjk_batch(shapes, batch, got, {}, 2);
-    std::size_t batch_differ = 0;
-    for (std::size_t i = 0; i < got.size(); ++i) batch_differ += !identical(got[i], expected[i]);
-    CHECK(batch_differ == 0);
-  }
-  set_implementation(before);
+  simdccd::test::check_every_implementation(shapes, batch, expected, {});
 }
 
 TEST_CASE("convex.gjk: a low iteration cap still meets the guarantee, settled or not") {

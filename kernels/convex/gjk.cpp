@@ -271,21 +271,19 @@ void fill_lane(GjkLanes<K>& lanes, std::size_t l, const GjkPair& p, const GjkOpt
 }
 
 template <std::size_t K>
-bool lane_intersecting(const GjkLanes<K>& lanes, std::size_t l, const GjkPair& p) {
-  if (lanes.vv[l] <= lanes.hit2[l]) return true;
-  // The lower bound is within tau/16 of the cores' distance (gjk.hpp): a
-  // converged answer, or one whose bound clears margin + tau/2 by more than
-  // that, is separate for sure. Only a stall short of that pays for the
-  // exact distance.
-  if (lanes.converged[l] > 0 || lanes.lb[l] > std::sqrt(lanes.hit2[l]) + lanes.tau[l]) return false;
-  // Nor a pair that a plane normal to u holds more than tau apart (then D >
-  // tau/2 beyond the rounding): two support scans along the last v and the
-  // line of the centres, orders of magnitude cheaper than the judge, decide
-  // most pairs a low iteration cap stopped far from contact.
+bool stall_touches(const GjkLanes<K>& lanes, std::size_t l, const GjkPair& p) {
+  // The intersection test's rule for "separate" (kApart, gjk_valid.hpp): a
+  // plane that holds the shapes more than kApart tau apart proves D > tau/2
+  // beyond the rounding. The lower bound's plane is such a plane above
+  // margin + kApart tau = hit + (kApart - 1/2) tau. Two support scans (along
+  // the last v and the line of the centres), orders of magnitude cheaper
+  // than the judge, find one for most pairs that a low iteration cap stopped
+  // far from contact, whose bound is still low.
+  const double apart = kApart * lanes.tau[l];
+  if (lanes.lb[l] > std::sqrt(lanes.hit2[l]) + (kApart - 0.5) * lanes.tau[l]) return false;
   const auto apart_along = [&](const Vec3& d) {
     const Vec3 u = scaled_to(d, 1);
-    return !is_zero(u) && dot(u, support(*p.b, *p.pb, -1.0 * u).point) - dot(u, support(*p.a, *p.pa, u).point) >
-                              lanes.tau[l];
+    return !is_zero(u) && dot(u, support(*p.b, *p.pb, -1.0 * u).point) - dot(u, support(*p.a, *p.pa, u).point) > apart;
   };
   if (apart_along(-1.0 * get_row(lanes.v, l)) || apart_along(p.pb->x - p.pa->x)) return false;
   const std::optional<ExactPolytopeDistance> cores = exact_core_distance(*p.a, *p.pa, *p.b, *p.pb);
@@ -348,7 +346,7 @@ void finish_lane(const GjkLanes<K>& lanes, std::size_t l, const GjkPair& p, GjkR
 
 template void fill_lane(GjkLanes<kGjkBatch>&, std::size_t, const GjkPair&, const GjkOptions&);
 template void finish_lane(const GjkLanes<kGjkBatch>&, std::size_t, const GjkPair&, GjkResult&);
-template bool lane_intersecting(const GjkLanes<kGjkBatch>&, std::size_t, const GjkPair&);
+template bool stall_touches(const GjkLanes<kGjkBatch>&, std::size_t, const GjkPair&);
 
 namespace {
 

@@ -54,13 +54,22 @@ void fill_lane(GjkLanes<K>& lanes, std::size_t lane, const GjkPair& pair, const 
 template <std::size_t K>
 void finish_lane(const GjkLanes<K>& lanes, std::size_t lane, const GjkPair& pair, GjkResult& r);
 
-/// Whether the pair of a lane the kernel ran intersects (GjkResult::intersecting):
-/// |v| <= margin + tau/2, or GJK stalled where its lower bound leaves that
-/// possible and the exact judge (gjk_judge.hpp) finds the cores' distance
-/// at most margin + tau/2 (a sliver face of A - B can stall it short of a
+/// Whether a lane that ended short of the termination test (a stall or the
+/// iteration cap) is a contact after all: where neither its lower bound nor a
+/// plane through two support points holds the shapes more than kApart tau
+/// apart, the exact judge (gjk_judge.hpp) decides whether the cores' distance
+/// is at most margin + tau/2 (a sliver face of A - B can stall GJK short of a
 /// contact: docs/convex.md, "Thin shapes").
 template <std::size_t K>
-bool lane_intersecting(const GjkLanes<K>& lanes, std::size_t lane, const GjkPair& pair);
+bool stall_touches(const GjkLanes<K>& lanes, std::size_t lane, const GjkPair& pair);
+
+/// Whether the pair of a lane the kernel ran intersects (GjkResult::intersecting):
+/// |v| <= margin + tau/2, or an unconverged lane that stall_touches().
+template <std::size_t K>
+bool lane_intersecting(const GjkLanes<K>& lanes, std::size_t lane, const GjkPair& pair) {
+  if (lanes.vv[lane] <= lanes.hit2[lane]) return true;
+  return !(lanes.converged[lane] > 0) && stall_touches(lanes, lane, pair);
+}
 
 /// gjk() of a valid pair: one lane on plain doubles, the polytopes scanned in place.
 GjkResult gjk_one(const GjkPair& pair, const GjkOptions& options);
