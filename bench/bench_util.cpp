@@ -80,4 +80,8 @@ bool help_requested(const cli::Args& args, const char* usage) {
   return false;
 }
 
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 }  // namespace simdccd::bench

@@ -1,6 +1,7 @@
 // What both benchmarks need besides the tool's core: the CPU and file output.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -25,6 +26,9 @@ std::vector<int> parse_thread_list(std::string_view list);
 std::vector<double> parse_distance_list(std::string_view list);
 /// "" for 0, else " d=D" (D as %g): names the rows of a minimum separation.
 std::string distance_suffix(double d);
+
+/// Seconds from `start` to now.
+double seconds_since(std::chrono::steady_clock::time_point start);
 
 /// Writes `text` to `path`, creating its folder; InputError when it cannot.
 void write_text(const std::filesystem::path& path, std::string_view text);

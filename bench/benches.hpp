@@ -16,6 +16,8 @@ int run_rigid_bench(std::span<const std::string_view> args);
 int run_advance_bench(std::span<const std::string_view> args);
 /// The convex pipeline: GJK next to libccd and Bullet, persistent sweep and prune.
 int run_convex_bench(std::span<const std::string_view> args);
+/// Milliseconds a pair of the two exact polytope distances, one thread.
+int run_exact_distance_bench(std::span<const std::string_view> args);
 /// Microseconds per query of the exact oracle on one thread.
 int run_oracle_bench(std::span<const std::string_view> args);
 

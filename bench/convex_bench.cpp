@@ -67,10 +67,6 @@ Usage: simdccd_bench convex [--count N] [--seed S] [--max-vertices LIST] [--thre
   --speeds LIST        largest step of a box per frame and axis (default 0.005,0.02,0.1)
   --out DIR            default: )" SIMDCCD_BENCH_RESULTS "\n";
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 struct GjkRow {
   int max_vertices = 0;
   std::string pairs = "all";  ///< the pair class (random_pairs.hpp) timed, or all of them

@@ -1,8 +1,9 @@
 // simdccd_bench: the kernels' queries per second (default), whole simulation
 // steps (`simdccd_bench step`), the rigid kernels (`simdccd_bench rigid`), or
 // the oracle's microseconds per query (`simdccd_bench oracle`),
-// conservative advancement (`simdccd_bench advance`), or the convex pipeline
-// (`simdccd_bench convex`).
+// conservative advancement (`simdccd_bench advance`), the convex pipeline
+// (`simdccd_bench convex`), or the two exact polytope distances
+// (`simdccd_bench exact-distance`).
 #include <cstdio>
 #include <exception>
 #include <string_view>
@@ -21,6 +22,9 @@ int main(int argc, char** argv) {
     if (!args.empty() && args[0] == "rigid") return bench::run_rigid_bench(std::span(args).subspan(1));
     if (!args.empty() && args[0] == "advance") return bench::run_advance_bench(std::span(args).subspan(1));
     if (!args.empty() && args[0] == "convex") return bench::run_convex_bench(std::span(args).subspan(1));
+    if (!args.empty() && args[0] == "exact-distance") {
+      return bench::run_exact_distance_bench(std::span(args).subspan(1));
+    }
     return bench::run_kernel_bench(args);
   } catch (const cli::UsageError& e) {
     std::fprintf(stderr, "simdccd_bench: %s\nTry 'simdccd_bench --help'.\n", e.what());

@@ -21,6 +21,7 @@
 // warm answer's as the cold one's outside the tolerance band; and gjk_batch()
 // on every runnable implementation answers as gjk() does, bit for bit, cold
 // and warm, in and out of the domain, and gjk_intersect_batch() flags as it.
+// The exact distance of the cores by exact GJK equals the hull method's.
 // Any violation prints the pair and aborts.
 #include <cmath>
 #include <cstdint>
@@ -32,6 +33,7 @@
 #include <vector>
 
 #include "hard_queries.hpp"
+#include "simdccd/convex/exact_gjk.hpp"
 #include "simdccd/convex/gjk_batch.hpp"
 #include "simdccd/convex/gjk_judge.hpp"
 #include "simdccd/targets.hpp"
@@ -158,6 +160,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!in_domain) return 0;
   const std::optional<ExactPolytopeDistance> exact = exact_core_distance(sa, pa, sb, pb);
   if (!exact) return 0;
+  // The other exact method (exact GJK, which settles GJK's stalls) finds the same distance.
+  const std::vector<Vec3> core_a = world_core(sa, pa), core_b = world_core(sb, pb);
+  if (exact_accepts(core_a) && exact_accepts(core_b) &&
+      exact_gjk_distance(core_a, core_b).squared_distance != exact->squared_distance) {
+    fail("exact GJK differs from the hull method", sa, pa, sb, pb);
+  }
   GjkOptions intersection;
   intersection.intersection_only = true;
   const GjkResult test = gjk(sa, pa, sb, pb, intersection);

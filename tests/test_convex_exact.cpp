@@ -1,4 +1,5 @@
-// The exact judge of GJK (convex/exact_distance.hpp): hand-derived geometry
+// The exact judges of GJK (convex/exact_distance.hpp, and exact GJK of
+// convex/exact_gjk.hpp held equal to it on every case): hand-derived geometry
 // (stated in the comments), degenerate hulls, invariances, random polytopes
 // against an independent double brute force, and intersection status that
 // flips exactly at the touching position.
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "simdccd/convex/exact_distance.hpp"
+#include "simdccd/convex/exact_gjk.hpp"
 
 namespace simdccd::convex {
 namespace {
@@ -30,25 +32,6 @@ Points translated(Points p, Vec3 d) {
 
 mpq_class q(double x) { return mpq_class(x); }
 
-ExactPolytopeDistance dist(const Points& a, const Points& b) { return exact_polytope_distance(a, b); }
-
-// Checks the answer both ways round and against exact_intersecting.
-void check(const Points& a, const Points& b, bool intersecting, const mpq_class& d2) {
-  for (int swap = 0; swap < 2; ++swap) {
-    const ExactPolytopeDistance r = swap ? dist(b, a) : dist(a, b);
-    CHECK(r.intersecting == intersecting);
-    CHECK(r.squared_distance == d2);
-    CHECK(exact_intersecting(swap ? b : a, swap ? a : b) == intersecting);
-    if (!intersecting) {
-      const ExactPoint& pa = r.point_a;
-      const ExactPoint& pb = r.point_b;
-      mpq_class w2 = 0;
-      for (int k = 0; k < 3; ++k) w2 += (pb[k] - pa[k]) * (pb[k] - pa[k]);
-      CHECK(w2 == d2);
-    }
-  }
-}
-
 // The exact separation certificate of a claimed closest pair: with n = pb - pa,
 // every point a of A has n.(a - pa) <= 0 and every b of B has n.(b - pb) >= 0,
 // so the hulls are at least |n| apart.
@@ -65,6 +48,46 @@ bool slab_certifies(const Points& a, const Points& b, const ExactPolytopeDistanc
     if (along(x, r.point_b) < 0) return false;
   }
   return true;
+}
+
+// The hull method's answer, once exact GJK (exact_gjk.hpp), the other exact
+// method, has found the same distance with a closest pair that the slab
+// certifies, and exact_gjk_within has decided the doubles around it.
+ExactPolytopeDistance dist(const Points& a, const Points& b) {
+  const ExactPolytopeDistance r = exact_polytope_distance(a, b);
+  const ExactPolytopeDistance g = exact_gjk_distance(a, b);
+  CHECK(g.intersecting == r.intersecting);
+  CHECK(g.squared_distance == r.squared_distance);
+  CHECK(g.distance == r.distance);
+  if (!g.intersecting) {
+    mpq_class w2 = 0;
+    for (int k = 0; k < 3; ++k) w2 += (g.point_b[k] - g.point_a[k]) * (g.point_b[k] - g.point_a[k]);
+    CHECK(w2 == r.squared_distance);
+    CHECK(slab_certifies(a, b, g));
+  }
+  // The largest double at most D^2 and the next one up (get_d truncates).
+  const double below = r.squared_distance.get_d(), above = std::nextafter(below, INFINITY);
+  CHECK(exact_gjk_within(a, b, below) == (mpq_class(below) == r.squared_distance));
+  CHECK(exact_gjk_within(a, b, above));
+  CHECK(exact_gjk_within(a, b, -0x1p-1074) == false);
+  return r;
+}
+
+// Checks the answer both ways round and against exact_intersecting.
+void check(const Points& a, const Points& b, bool intersecting, const mpq_class& d2) {
+  for (int swap = 0; swap < 2; ++swap) {
+    const ExactPolytopeDistance r = swap ? dist(b, a) : dist(a, b);
+    CHECK(r.intersecting == intersecting);
+    CHECK(r.squared_distance == d2);
+    CHECK(exact_intersecting(swap ? b : a, swap ? a : b) == intersecting);
+    if (!intersecting) {
+      const ExactPoint& pa = r.point_a;
+      const ExactPoint& pb = r.point_b;
+      mpq_class w2 = 0;
+      for (int k = 0; k < 3; ++k) w2 += (pb[k] - pa[k]) * (pb[k] - pa[k]);
+      CHECK(w2 == d2);
+    }
+  }
 }
 
 TEST_CASE("convex.exact: unit cubes") {

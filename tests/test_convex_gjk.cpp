@@ -16,6 +16,7 @@
 #include "simdccd/convex/gjk.hpp"
 #include "simdccd/convex/gjk_batch.hpp"
 #include "simdccd/convex/gjk_judge.hpp"
+#include "simdccd/convex/random_pairs.hpp"
 #include "simdccd/convex/shape.hpp"
 #include "simdccd/targets.hpp"
 #include "gjk_every_implementation.hpp"
@@ -822,6 +823,41 @@ TEST_CASE("convex.gjk: random thin plates and needles at contact are never answe
     CHECK(contacts > n / 2);  // most pairs end in contact or overlap
     // Every implementation's lanes settle the same stalls: gjk()'s bits, and its flags.
     simdccd::test::check_every_implementation(shapes, pairs, expected, GjkOptions{.tolerance = 0x1p-36});
+  }
+}
+
+TEST_CASE("convex.gjk: thin polytopes of up to 400 vertices touching at a shared vertex are intersecting") {
+  // random_polytope_pairs' shared_vertex class: b's vertex 0 is its body
+  // origin, posed onto a world vertex w of a (apply(pose_b, 0) = pose_b.x = w
+  // exactly), so D = 0 whatever the rounding. Plates and needles 10^-6 and
+  // 10^-7 thin, 4 to 400 vertices, at the tightest tolerance. Before exact
+  // GJK settled the stalls of polytopes beyond the hull judge's 128 points,
+  // 5 (10^-6) and 19 (10^-7) of these 300 pairs came back separate.
+  for (const double thin : {1e-6, 1e-7}) {
+    CAPTURE(thin);
+    const GjkOptions options{.tolerance = 0x1p-36};
+    std::vector<ConvexShape> shapes;
+    std::vector<ShapePair> pairs;
+    std::vector<GjkResult> expected;
+    std::size_t separate = 0, large = 0;
+    for (const std::uint64_t seed : {1, 2, 3}) {
+      for (const PolytopePair& p : random_polytope_pairs(600, seed, 400, thin)) {
+        if (p.type != PairClass::shared_vertex) continue;
+        const ConvexShape a = polytope(p.a), b = polytope(p.b);
+        const GjkResult r = gjk(a, p.pose_a, b, p.pose_b, options);
+        separate += !r.intersecting;
+        large += std::max(p.a.size(), p.b.size()) > exact_max_points;
+        pairs.push_back({static_cast<std::uint32_t>(shapes.size()), static_cast<std::uint32_t>(shapes.size() + 1),
+                         p.pose_a, p.pose_b});
+        shapes.push_back(a);
+        shapes.push_back(b);
+        expected.push_back(r);
+      }
+    }
+    CHECK(pairs.size() == 300);
+    CHECK(large > 200);  // most pairs are beyond the hull judge's reach
+    CHECK(separate == 0);
+    simdccd::test::check_every_implementation(shapes, pairs, expected, options);
   }
 }
 

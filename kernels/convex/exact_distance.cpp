@@ -6,6 +6,8 @@
 // only when a proven error bound allows; otherwise in mpq.
 #include "simdccd/convex/exact_distance.hpp"
 
+#include "convex/exact_sqrt.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -693,23 +695,6 @@ double lower_bound(const Features& f, const V<double>& n) {
 
 // A double at least the rational x (mpq's get_d truncates toward zero; x >= 0).
 double upper_double(const mpq_class& x) { return std::nextafter(x.get_d(), kInf); }
-
-// sqrt(q) of a q >= 0 far outside the doubles' range (a squared distance
-// below 2^-1074, say), as a double: q scaled by an even power of two to
-// about 1 first, the root scaled back.
-double sqrt_of(const mpq_class& q) {
-  if (sgn(q) == 0) return 0;
-  const long e = static_cast<long>(mpz_sizeinbase(q.get_num_mpz_t(), 2)) -
-                 static_cast<long>(mpz_sizeinbase(q.get_den_mpz_t(), 2));  // log2(q) within 1
-  const long half = e >= 0 ? e / 2 : -((1 - e) / 2);  // floor(e / 2)
-  mpq_class scaled;
-  if (half >= 0) {
-    mpq_div_2exp(scaled.get_mpq_t(), q.get_mpq_t(), static_cast<mp_bitcnt_t>(2 * half));
-  } else {
-    mpq_mul_2exp(scaled.get_mpq_t(), q.get_mpq_t(), static_cast<mp_bitcnt_t>(-2 * half));
-  }
-  return std::ldexp(std::sqrt(scaled.get_d()), static_cast<int>(half));
-}
 
 // Whether p on a and q on b are certified closest by the slab between them:
 // with n = q - p, n.(x - p) <= 0 for every point x of a and n.(y - q) >= 0

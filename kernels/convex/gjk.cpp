@@ -11,13 +11,12 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <optional>
 
 #include "common/vec3_math.hpp"
 #include "convex/gjk_kernel_table.hpp"
 #include "convex/gjk_valid.hpp"
 #include "convex/support.hpp"
-#include "simdccd/convex/gjk_judge.hpp"
+#include "simdccd/convex/exact_gjk.hpp"
 #include "convex/gjk_kernel-inl.h"
 
 namespace simdccd::convex {
@@ -272,12 +271,14 @@ void fill_lane(GjkLanes<K>& lanes, std::size_t l, const GjkPair& p, const GjkOpt
 
 template <std::size_t K>
 bool stall_touches(const GjkLanes<K>& lanes, std::size_t l, const GjkPair& p) {
+  // A cylinder's core is curved: no exact answer.
+  if (p.a->kind == ShapeKind::cylinder || p.b->kind == ShapeKind::cylinder) return false;
   // The intersection test's rule for "separate" (kApart, gjk_valid.hpp): a
   // plane that holds the shapes more than kApart tau apart proves D > tau/2
   // beyond the rounding. The lower bound's plane is such a plane above
   // margin + kApart tau = hit + (kApart - 1/2) tau. Two support scans (along
   // the last v and the line of the centres), orders of magnitude cheaper
-  // than the judge, find one for most pairs that a low iteration cap stopped
+  // than exact GJK, find one for most pairs that a low iteration cap stopped
   // far from contact, whose bound is still low.
   const double apart = kApart * lanes.tau[l];
   if (lanes.lb[l] > std::sqrt(lanes.hit2[l]) + (kApart - 0.5) * lanes.tau[l]) return false;
@@ -286,8 +287,8 @@ bool stall_touches(const GjkLanes<K>& lanes, std::size_t l, const GjkPair& p) {
     return !is_zero(u) && dot(u, support(*p.b, *p.pb, -1.0 * u).point) - dot(u, support(*p.a, *p.pa, u).point) > apart;
   };
   if (apart_along(-1.0 * get_row(lanes.v, l)) || apart_along(p.pb->x - p.pa->x)) return false;
-  const std::optional<ExactPolytopeDistance> cores = exact_core_distance(*p.a, *p.pa, *p.b, *p.pb);
-  return cores && cores->squared_distance <= mpq_class(lanes.hit2[l]);
+  // Exact GJK on the cores (any number of vertices), from the lane's last v.
+  return exact_gjk_within(world_core(*p.a, *p.pa), world_core(*p.b, *p.pb), lanes.hit2[l], get_row(lanes.v, l));
 }
 
 template <std::size_t K>

@@ -1,6 +1,8 @@
 // The exact judge's verdict on a GJK answer (convex/gjk_judge.hpp).
 #include "simdccd/convex/gjk_judge.hpp"
 
+#include "simdccd/convex/exact_gjk.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -58,9 +60,12 @@ GjkVerdict judge_gjk(const GjkResult& r, const ExactPolytopeDistance& cores, dou
 std::optional<ExactPolytopeDistance> exact_core_distance(const ConvexShape& a, const Pose& pa, const ConvexShape& b,
                                                          const Pose& pb) {
   if (!is_valid(a) || !is_valid(b)) return std::nullopt;  // a NaN radius would reach GMP
+  if (a.kind == ShapeKind::cylinder || b.kind == ShapeKind::cylinder) return std::nullopt;
   const std::vector<Vec3> core_a = world_core(a, pa), core_b = world_core(b, pb);
-  if (!exact_accepts(core_a) || !exact_accepts(core_b)) return std::nullopt;
-  return exact_polytope_distance(core_a, core_b);
+  // The hull method where it takes the points, exact GJK beyond (more
+  // points, larger coordinates): both exact, held equal by the tests.
+  if (exact_accepts(core_a) && exact_accepts(core_b)) return exact_polytope_distance(core_a, core_b);
+  return exact_gjk_distance(core_a, core_b);
 }
 
 std::optional<GjkVerdict> judge_gjk(const GjkResult& result, const ConvexShape& a, const Pose& pa,

@@ -24,16 +24,16 @@
 //   3. converged and not intersecting  =>  D >= distance - tau/4 - tau/16 > 0,
 //      so |distance - D| <= tau, and in particular
 //   4. converged and D = 0  =>  intersecting;
-//   5. D = 0  =>  intersecting, for every pair with an exact judge
-//      (gjk_judge.hpp: no cylinder, cores of at most exact_max_points
-//      points): where GJK ends short of the termination test (the
-//      iteration cap, or a stall on rounding, as on the sliver faces of very
-//      thin shapes) with a lower bound that leaves |v| <= margin + tau/2
-//      possible, the exact distance of the cores decides (intersecting and
-//      converged when it is at most margin + tau/2; else the answer stays).
+//   5. D = 0  =>  intersecting, for every pair without a cylinder: where
+//      GJK ends short of the termination test (the iteration cap, or a
+//      stall on rounding, as on the sliver faces of very thin shapes) with a
+//      lower bound that leaves |v| <= margin + tau/2 possible, the exact
+//      distance of the cores (exact_gjk.hpp, any number of vertices) decides
+//      (intersecting and converged when it is at most margin + tau/2; else
+//      the answer stays).
 // So: D > tau gives "separate" always; D = 0 gives "intersecting" always
-// but for a cylinder or a polytope of more than 128 vertices that stalls
-// (docs/convex.md, "Thin shapes"); in the band 0 < D <= tau either answer
+// but for a cylinder that stalls (docs/convex.md, "Thin shapes"); in the
+// band 0 < D <= tau either answer
 // may come. tau/16 bounds the rounding of the supports, of
 // the closest point of the simplex and of the lower bound (every
 // computation is a few roundings of magnitude at most the pair size, or of

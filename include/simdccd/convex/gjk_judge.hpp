@@ -2,8 +2,9 @@
 // against the exact distance D of the posed shapes. Boxes and polytopes are
 // the hulls of their world vertices; spheres and capsules their core (a
 // point, a segment: world_core()) swept by the radius, so D = max(0, |core
-// distance| - radii) with the core distance exact (exact_distance.hpp) and
-// every comparison with D made exactly. Cylinders have no exact judge.
+// distance| - radii) with the core distance exact (exact_distance.hpp, or
+// exact_gjk.hpp beyond its reach) and every comparison with D made exactly.
+// Cylinders have no exact judge.
 // Shared by the tests, `simdccd gjk`, the pile and the fuzzers.
 #pragma once
 
@@ -35,9 +36,10 @@ struct GjkVerdict {
 GjkVerdict judge_gjk(const GjkResult& result, const ExactPolytopeDistance& cores, double radii = 0);
 
 /// The exact distance between the cores of a at pa and b at pb (world_core()),
-/// for judging several answers on that pair; nullopt where there is no exact
-/// judge: a shape not is_valid(), a cylinder, a core of more than
-/// exact_max_points points, or one not finite or beyond exact_max_magnitude.
+/// for judging several answers on that pair: the hull method
+/// (exact_polytope_distance) where its preconditions hold, exact GJK
+/// (exact_gjk_distance) beyond them; nullopt where there is no exact judge:
+/// a shape not is_valid(), or a cylinder.
 std::optional<ExactPolytopeDistance> exact_core_distance(const ConvexShape& a, const Pose& pa, const ConvexShape& b,
                                                          const Pose& pb);
 
