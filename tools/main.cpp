@@ -250,12 +250,13 @@ advance Conservative advancement (advance.hpp, docs/advance.md): --trials
 
 gjk     GJK (convex/gjk.hpp, docs/convex.md) on --count random polytope
         pairs (default 100000, seed --seed, default 1; 4 to --max-vertices
-        vertices, default 24, at most 128): generic pairs and pairs built to
+        vertices, default 24, at most 1024): generic pairs and pairs built to
         share a vertex, touch a face or miss it by an exact 2^-k, at sizes
         2^-8 to 2^8 (--thin T: plates and needles T as thin as wide); the
         distance and the intersection-only query, batched
         on --threads threads (default all), timed. --verify judges every
-        answer against the exact distance of the hulls (gjk_judge.hpp).
+        answer against the exact distance of the hulls (gjk_judge.hpp: the
+        hull method up to 128 vertices, exact GJK beyond).
         --json: one object: pairs, seed, thin, threads, intersecting,
         not_converged, invalid, test_disagreements, mean_iterations, with
         --verify exact_intersecting, in_band, mismatches, max_distance_error,
