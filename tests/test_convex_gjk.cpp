@@ -829,11 +829,11 @@ TEST_CASE("convex.gjk: random thin plates and needles at contact are never answe
 TEST_CASE("convex.gjk: thin polytopes of up to 400 vertices touching at a shared vertex are intersecting") {
   // random_polytope_pairs' shared_vertex class: b's vertex 0 is its body
   // origin, posed onto a world vertex w of a (apply(pose_b, 0) = pose_b.x = w
-  // exactly), so D = 0 whatever the rounding. Plates and needles 10^-6 and
-  // 10^-7 thin, 4 to 400 vertices, at the tightest tolerance. Before exact
-  // GJK settled the stalls of polytopes beyond the hull judge's 128 points,
-  // 5 (10^-6) and 19 (10^-7) of these 300 pairs came back separate.
-  for (const double thin : {1e-6, 1e-7}) {
+  // exactly), so D = 0 whatever the rounding. Plates and needles 10^-6,
+  // 10^-7 and 10^-9 thin, 4 to 400 vertices, at the tightest tolerance.
+  // Before exact GJK settled the stalls of polytopes beyond the hull judge's
+  // 128 points, 5, 19 and 52 of these 300 pairs came back separate.
+  for (const double thin : {1e-6, 1e-7, 1e-9}) {
     CAPTURE(thin);
     const GjkOptions options{.tolerance = 0x1p-36};
     std::vector<ConvexShape> shapes;

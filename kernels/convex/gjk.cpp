@@ -300,7 +300,7 @@ void finish_lane(const GjkLanes<K>& lanes, std::size_t l, const GjkPair& p, GjkR
   r.valid = true;
   r.tolerance = tau;
   r.intersecting = lane_intersecting(lanes, l, p);
-  r.converged = lanes.converged[l] > 0 || r.intersecting;  // a stall the exact judge settled too
+  r.converged = lanes.converged[l] > 0 || r.intersecting;  // a stall exact GJK settled too
   r.iterations = static_cast<std::uint32_t>(lanes.iterations[l]);
   Vec3 core_a{}, core_b{};
   for (int s = 0; s < 4; ++s) {

@@ -57,7 +57,7 @@ void finish_lane(const GjkLanes<K>& lanes, std::size_t lane, const GjkPair& pair
 /// Whether a lane that ended short of the termination test (a stall or the
 /// iteration cap) is a contact after all: where neither its lower bound nor a
 /// plane through two support points holds the shapes more than kApart tau
-/// apart, the exact judge (gjk_judge.hpp) decides whether the cores' distance
+/// apart, exact GJK (exact_gjk.hpp) decides whether the cores' distance
 /// is at most margin + tau/2 (a sliver face of A - B can stall GJK short of a
 /// contact: docs/convex.md, "Thin shapes").
 template <std::size_t K>

@@ -63,9 +63,9 @@ struct GjkOptions {
   /// 2^-36 (so that tau/16 >= 2^-40 size, well above the rounding) and below 1.
   double tolerance = 0x1p-30;
   /// Support evaluations before giving up (converged = false). A pair
-  /// that reaches the cap with contact still possible is settled by the
-  /// exact judge (rule 5), which costs far more than iterations: a low cap
-  /// buys no speed.
+  /// that reaches the cap with contact still possible is settled by exact
+  /// GJK (rule 5), which costs far more than iterations: a low cap buys no
+  /// speed.
   int max_iterations = 128;
   /// An intersection test only: stop as soon as a plane holds the shapes
   /// more than 5 tau/8 apart (then D > tau/2: not intersecting, converged
@@ -108,7 +108,7 @@ struct GjkResult {
   bool valid = false;         ///< false: a shape, pose or option out of range; nothing else is set
   bool intersecting = false;  ///< see the guarantee; distance = 0 then
   /// The termination test was met (not the iteration cap or a stall), or
-  /// the exact judge settled a stall as a contact (rule 5).
+  /// exact GJK settled a stall as a contact (rule 5).
   bool converged = false;
   double distance = 0;        ///< |v| less the radii: an upper bound of D (up to tau/16)
   double lower_bound = 0;     ///< the best v . w / |v| less the radii, at least 0: a lower bound of D
@@ -119,7 +119,7 @@ struct GjkResult {
   Vec3 separating_axis{};
   /// Closest points in world coordinates, on a and on b (intersecting: a
   /// common point of the cores pushed out by the radii, meaningful only as a
-  /// witness; a contact the exact judge settled keeps the stalled simplex's
+  /// witness; a contact exact GJK settled keeps the stalled simplex's
   /// closest points, near the contact).
   Vec3 point_a{}, point_b{};
   /// The closest features (shape.hpp's ids; from the final simplex for box,
@@ -138,9 +138,9 @@ bool identical(const GjkResult& a, const GjkResult& b);
 /// Sphere and capsule run as their core point and segment with the radius
 /// added back at the end. Deterministic (same answer, bit for bit, on every
 /// machine with IEEE doubles and no contraction). No allocation, but where
-/// rule 5 settles a stall: the exact judge allocates (and may throw
-/// std::bad_alloc) and takes from milliseconds (tens of vertices) to seconds
-/// (a hull of 100 or more nearly coplanar vertices, as of a very thin plate).
+/// rule 5 settles a stall: exact GJK allocates (and may throw
+/// std::bad_alloc) and takes about 0.1 to 0.5 ms (up to hundreds of
+/// vertices; docs/convex_exact.md).
 GjkResult gjk(const ConvexShape& a, const Pose& pa, const ConvexShape& b, const Pose& pb,
               const GjkOptions& options = {}, const GjkWarmStart* warm = nullptr);
 
