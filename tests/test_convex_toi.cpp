@@ -178,6 +178,24 @@ TEST_CASE("convex.toi: a unit box translated into another along x touches at u =
   CHECK(!exact_first_contact(a, pa, b, at({3, 1.5, 0}), m).has_value());
 }
 
+TEST_CASE("convex.toi: two points closing in reach contact, not the iteration cap") {
+  // a: the point 0; b: the point (2, 0, 0) moved by (-3, 0, 0), so 2 - 3u = 0
+  // at u = 2/3. Their pair size is their distance, so the threshold shrinks
+  // with it: CA used to creep to the iteration cap once its certified steps
+  // rounded away (iteration_limit at 2/3 - 2.4e-14 after 1000 queries).
+  const ConvexShape a = polytope({{0, 0, 0}}), b = polytope({{0, 0, 0}});
+  const Pose pa = at({0, 0, 0}), pb = at({2, 0, 0});
+  const RigidMotion m = RigidMotion::translate({-3, 0, 0});
+  for (int bisection = 0; bisection < 2; ++bisection) {
+    CAPTURE(bisection);
+    const ToiResult r = bisection ? time_of_impact_bisection(a, pa, b, pb, m) : time_of_impact(a, pa, b, pb, m);
+    CHECK(r.status == ToiStatus::contact);
+    CHECK(r.toi <= 2.0 / 3);
+    CHECK(r.toi >= 2.0 / 3 - 0x1p-40);
+  }
+  CHECK(time_of_impact(a, pa, b, pb, m).iterations <= 10);
+}
+
 // b = [-1, 1]^3 turning counter-clockwise about z through its center; a =
 // [1.2, 2.2] x [-1/2, 1/2] x [-1/2, 1/2]. a's vertical edge at (1.2, -0.5) lies
 // at radius r = 1.3 (5-12-13) and polar angle phi = -atan(5/12). b's face

@@ -300,7 +300,11 @@ ToiResult advance(const ConvexShape& a, const ConvexShape& b, const Mover& mover
     const double h = horizon(mover, e, t, t, 1, +1);
     if (h >= 1) return separate(a, b, mover, o, it, &e.g.warm);
     if (it >= static_cast<std::uint32_t>(o.max_iterations)) return finish(ToiStatus::iteration_limit, t, it, e.g);
-    t = std::max(t, h);  // no progress (a gap below the rounding): the iteration cap ends it
+    // A gap so small that the step rounds away (two points closing in, whose
+    // pair size, and so threshold, shrinks with their distance): no later
+    // time can be certified, contact to the resolution of time (as bisect()).
+    if (!(h > t)) return finish(ToiStatus::contact, t, it, e.g);
+    t = h;
     const GjkWarmStart warm = e.g.warm;
     e = evaluate(a, b, mover, t, o, &warm);
     ++it;

@@ -16,7 +16,10 @@
 // `separate`: apart over all of [0, 1]. `contact`: at toi the certified
 // distance (GJK's lower bound less every rounding allowance) is at most
 // threshold * pair size, or the shapes intersect (toi = 0 when they start in
-// contact). `iteration_limit`: toi is the last time certified so far.
+// contact), or no later time can be certified (the certified gap is below
+// what the motion may close in an ulp or two of toi: contact to the
+// resolution of time, as for two points closing in, whose pair size shrinks
+// with their distance). `iteration_limit`: toi is the last time certified so far.
 // Each step's allowance for rounding (the posed points against the exact
 // motion) is an a-priori bound: 2^-46 (reach + |x| + |v|) for a translation,
 // 2^-41 (reach + |x| + |x - c| + |c|) for a rotation about c, 2^-41 (reach
