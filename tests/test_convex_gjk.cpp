@@ -1148,6 +1148,19 @@ TEST_CASE("convex.gjk: invalid input is flagged") {
   o.max_iterations = 0;
   CHECK_FALSE(gjk(cube, identity, cube, identity, o).valid);
   CHECK(gjk(cube, identity, cube, identity).valid);
+  // No exact judge for a pose not finite, nor for a cylinder; one for a
+  // 300-vertex polytope (exact GJK): posed at (4, 4, 4), its points span the
+  // segment from (3, 3, 3) to (4.5, 4.5, 4.5), whose nearest point to the
+  // cube [-1, 1]^3 is (3, 3, 3), 2 from the corner (1, 1, 1) on each axis:
+  // D^2 = 3 * 2^2.
+  CHECK_FALSE(exact_core_distance(cube, bad_pose, cube, identity).has_value());
+  CHECK_FALSE(exact_core_distance(cube, identity, cylinder(1, 1), identity).has_value());
+  std::vector<Vec3> many(300, Vec3{0.5, 0.5, 0.5});
+  many[123] = {-1, -1, -1};
+  const std::optional<ExactPolytopeDistance> far =
+      exact_core_distance(cube, identity, polytope(many), Pose{identity.R, {4, 4, 4}});
+  REQUIRE(far.has_value());
+  CHECK(far->squared_distance == 12);
 }
 
 }  // namespace simdccd

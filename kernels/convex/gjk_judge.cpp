@@ -1,11 +1,12 @@
 // The exact judge's verdict on a GJK answer (convex/gjk_judge.hpp).
 #include "simdccd/convex/gjk_judge.hpp"
 
-#include "simdccd/convex/exact_gjk.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <vector>
+
+#include "common/vec3_math.hpp"
+#include "simdccd/convex/exact_gjk.hpp"
 
 namespace simdccd::convex {
 namespace {
@@ -65,6 +66,10 @@ std::optional<ExactPolytopeDistance> exact_core_distance(const ConvexShape& a, c
   // The hull method where it takes the points, exact GJK beyond (more
   // points, larger coordinates): both exact, held equal by the tests.
   if (exact_accepts(core_a) && exact_accepts(core_b)) return exact_polytope_distance(core_a, core_b);
+  const auto all_finite = [](const std::vector<Vec3>& points) {
+    return std::all_of(points.begin(), points.end(), [](const Vec3& p) { return finite(p); });
+  };
+  if (!all_finite(core_a) || !all_finite(core_b)) return std::nullopt;  // a pose not finite
   return exact_gjk_distance(core_a, core_b);
 }
 

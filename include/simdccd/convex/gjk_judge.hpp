@@ -39,7 +39,7 @@ GjkVerdict judge_gjk(const GjkResult& result, const ExactPolytopeDistance& cores
 /// for judging several answers on that pair: the hull method
 /// (exact_polytope_distance) where its preconditions hold, exact GJK
 /// (exact_gjk_distance) beyond them; nullopt where there is no exact judge:
-/// a shape not is_valid(), or a cylinder.
+/// a shape not is_valid(), a cylinder, or a world core point not finite.
 std::optional<ExactPolytopeDistance> exact_core_distance(const ConvexShape& a, const Pose& pa, const ConvexShape& b,
                                                          const Pose& pb);
 
