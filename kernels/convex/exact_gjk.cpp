@@ -140,12 +140,20 @@ Closest closest(const std::vector<Vertex>& s) {
   return std::move(*best);  // the newest vertex alone always qualifies
 }
 
-// A common positive multiple of the rational vector v, in integers.
+// The least positive multiple of the rational vector v in integers (its
+// coordinates without a common factor: shorter products in the scans).
 IPoint integer_direction(const ExactPoint& v) {
   mpz_class den = 1;
   for (const mpq_class& c : v) mpz_lcm(den.get_mpz_t(), den.get_mpz_t(), c.get_den_mpz_t());
   IPoint n;
-  for (int k = 0; k < 3; ++k) n[k] = v[k].get_num() * (den / v[k].get_den());
+  mpz_class g = 0;
+  for (int k = 0; k < 3; ++k) {
+    n[k] = v[k].get_num() * (den / v[k].get_den());
+    mpz_gcd(g.get_mpz_t(), g.get_mpz_t(), n[k].get_mpz_t());
+  }
+  if (g > 1) {
+    for (mpz_class& c : n) mpz_divexact(c.get_mpz_t(), c.get_mpz_t(), g.get_mpz_t());
+  }
   return n;
 }
 

@@ -28,7 +28,12 @@ namespace simdccd::convex {
 /// one not finite: the first points of a and b start).
 ///
 /// Preconditions (std::invalid_argument otherwise): each set has at least
-/// one point, every coordinate finite (any magnitude). Thread-safe.
+/// one point, every coordinate finite (any magnitude; `distance` is +inf
+/// where D exceeds the largest double, squared_distance stays exact).
+/// Thread-safe. Cost: an iteration is a pass of integer dot products over
+/// the points, whose integers span the sets' exponent range (a few thousand
+/// bits for coordinates from 2^-1074 to 2^1023: then 0.2 s for 2,000 points
+/// a set, where unit-scale sets take about 0.01 s).
 ExactPolytopeDistance exact_gjk_distance(std::span<const Vec3> a, std::span<const Vec3> b, const Vec3& hint = {});
 
 /// Whether the squared distance between conv(a) and conv(b) is at most
