@@ -6,8 +6,6 @@
 // only when a proven error bound allows; otherwise in mpq.
 #include "simdccd/convex/exact_distance.hpp"
 
-#include "convex/exact_sqrt.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -15,6 +13,8 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "convex/exact_sqrt.hpp"
 
 namespace simdccd::convex {
 namespace {

@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "common/vec3_math.hpp"
 #include "convex/exact_sqrt.hpp"
 
 namespace simdccd::convex {
@@ -36,14 +37,15 @@ mpz_class scaled_integer(double x, long e) {
   return z;
 }
 
-// The smallest last-bit exponent of the nonzero coordinates (0 if none).
-long smallest_exponent(std::span<const Vec3> points, std::optional<long> e = std::nullopt) {
+// The smallest last-bit exponent of the nonzero coordinates of `points` and
+// of `e` (none: every coordinate 0).
+std::optional<long> smallest_exponent(std::span<const Vec3> points, std::optional<long> e = std::nullopt) {
   for (const Vec3& p : points) {
     for (const double c : {p.x, p.y, p.z}) {
       if (c != 0 && (!e || last_bit_exponent(c) < *e)) e = last_bit_exponent(c);
     }
   }
-  return e.value_or(0);
+  return e;
 }
 
 std::vector<IPoint> scaled(std::span<const Vec3> points, long e) {
@@ -162,7 +164,7 @@ class ExactGjk {
   ExactGjk(std::span<const Vec3> a, std::span<const Vec3> b) {
     check(a);
     check(b);
-    e_ = smallest_exponent(b, smallest_exponent(a));
+    e_ = smallest_exponent(b, smallest_exponent(a)).value_or(0);
     a_ = scaled(a, e_);
     b_ = scaled(b, e_);
   }
@@ -172,11 +174,10 @@ class ExactGjk {
   /// (or nullopt when run to the end without a limit).
   std::optional<bool> run(const Vec3& hint, const std::optional<mpq_class>& limit) {
     std::optional<mpq_class> bound;  // limit in the scaled units
-    if (limit) bound = scale(*limit, -2 * e_);
-    const bool hinted = std::isfinite(hint.x) && std::isfinite(hint.y) && std::isfinite(hint.z) &&
-                        !(hint.x == 0 && hint.y == 0 && hint.z == 0);
+    if (limit) bound = times_power_of_two(*limit, -2 * e_);
+    const bool hinted = finite(hint) && !is_zero(hint);
     const Vec3 h[1] = {hint};
-    std::vector<Vertex> simplex{hinted ? support(scaled(h, smallest_exponent(h))[0]) : vertex(0, 0)};
+    std::vector<Vertex> simplex{hinted ? support(scaled(h, *smallest_exponent(h))[0]) : vertex(0, 0)};
     for (;;) {
       c_ = closest(simplex);
       if (sgn(c_.vv) == 0) break;  // the origin is in A - B
@@ -195,7 +196,7 @@ class ExactGjk {
 
   ExactPolytopeDistance answer() const {
     ExactPolytopeDistance out;
-    out.squared_distance = scale(c_.vv, 2 * e_);
+    out.squared_distance = times_power_of_two(c_.vv, 2 * e_);
     out.intersecting = sgn(out.squared_distance) == 0;
     out.distance = sqrt_of(out.squared_distance);
     if (out.intersecting) return out;
@@ -206,8 +207,8 @@ class ExactGjk {
       }
     }
     for (int k = 0; k < 3; ++k) {
-      out.point_a[k] = scale(out.point_a[k], e_);
-      out.point_b[k] = scale(out.point_b[k], e_);
+      out.point_a[k] = times_power_of_two(out.point_a[k], e_);
+      out.point_b[k] = times_power_of_two(out.point_b[k], e_);
     }
     out.approx_a = {out.point_a[0].get_d(), out.point_a[1].get_d(), out.point_a[2].get_d()};
     out.approx_b = {out.point_b[0].get_d(), out.point_b[1].get_d(), out.point_b[2].get_d()};
@@ -218,21 +219,8 @@ class ExactGjk {
   static void check(std::span<const Vec3> points) {
     if (points.empty()) throw std::invalid_argument("exact_gjk: a point set is empty");
     for (const Vec3& p : points) {
-      if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) {
-        throw std::invalid_argument("exact_gjk: a coordinate is not finite");
-      }
+      if (!finite(p)) throw std::invalid_argument("exact_gjk: a coordinate is not finite");
     }
-  }
-
-  // x 2^k, exactly.
-  static mpq_class scale(const mpq_class& x, long k) {
-    mpq_class out;
-    if (k >= 0) {
-      mpq_mul_2exp(out.get_mpq_t(), x.get_mpq_t(), static_cast<mp_bitcnt_t>(k));
-    } else {
-      mpq_div_2exp(out.get_mpq_t(), x.get_mpq_t(), static_cast<mp_bitcnt_t>(-k));
-    }
-    return out;
   }
 
   Vertex vertex(std::size_t ia, std::size_t ib) const {

@@ -1,5 +1,6 @@
-// The square root of an exact squared distance as a double, shared by the
-// two exact distance methods (exact_distance.cpp, exact_gjk.cpp). Internal.
+// Exact scaling by powers of two and the square root of an exact squared
+// distance as a double, shared by the two exact distance methods
+// (exact_distance.cpp, exact_gjk.cpp). Internal.
 #pragma once
 
 #include <cmath>
@@ -8,21 +9,26 @@
 
 namespace simdccd::convex {
 
-// sqrt(q) of a q >= 0 far outside the doubles' range (a squared distance
-// below 2^-1074, say), as a double: q scaled by an even power of two to
-// about 1 first, the root scaled back.
+/// x 2^k, exactly.
+inline mpq_class times_power_of_two(const mpq_class& x, long k) {
+  mpq_class out;
+  if (k >= 0) {
+    mpq_mul_2exp(out.get_mpq_t(), x.get_mpq_t(), static_cast<mp_bitcnt_t>(k));
+  } else {
+    mpq_div_2exp(out.get_mpq_t(), x.get_mpq_t(), static_cast<mp_bitcnt_t>(-k));
+  }
+  return out;
+}
+
+/// sqrt(q) of a q >= 0 far outside the doubles' range (a squared distance
+/// below 2^-1074, say), as a double: q scaled by an even power of two to
+/// about 1 first, the root scaled back (+inf beyond the largest double).
 inline double sqrt_of(const mpq_class& q) {
   if (sgn(q) == 0) return 0;
   const long e = static_cast<long>(mpz_sizeinbase(q.get_num_mpz_t(), 2)) -
                  static_cast<long>(mpz_sizeinbase(q.get_den_mpz_t(), 2));  // log2(q) within 1
   const long half = e >= 0 ? e / 2 : -((1 - e) / 2);  // floor(e / 2)
-  mpq_class scaled;
-  if (half >= 0) {
-    mpq_div_2exp(scaled.get_mpq_t(), q.get_mpq_t(), static_cast<mp_bitcnt_t>(2 * half));
-  } else {
-    mpq_mul_2exp(scaled.get_mpq_t(), q.get_mpq_t(), static_cast<mp_bitcnt_t>(-2 * half));
-  }
-  return std::ldexp(std::sqrt(scaled.get_d()), static_cast<int>(half));
+  return std::ldexp(std::sqrt(times_power_of_two(q, -2 * half).get_d()), static_cast<int>(half));
 }
 
 }  // namespace simdccd::convex
