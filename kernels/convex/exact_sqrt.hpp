@@ -1,24 +1,16 @@
-// Exact scaling by powers of two and the square root of an exact squared
-// distance as a double, shared by the two exact distance methods
-// (exact_distance.cpp, exact_gjk.cpp). Internal.
+// The square root of an exact squared distance as a double, shared by the
+// two exact distance methods (exact_distance.cpp, exact_gjk.cpp). Internal.
 #pragma once
 
 #include <cmath>
 
 #include <gmpxx.h>
 
+#include "exact/power_of_two.hpp"
+
 namespace simdccd::convex {
 
-/// x 2^k, exactly.
-inline mpq_class times_power_of_two(const mpq_class& x, long k) {
-  mpq_class out;
-  if (k >= 0) {
-    mpq_mul_2exp(out.get_mpq_t(), x.get_mpq_t(), static_cast<mp_bitcnt_t>(k));
-  } else {
-    mpq_div_2exp(out.get_mpq_t(), x.get_mpq_t(), static_cast<mp_bitcnt_t>(-k));
-  }
-  return out;
-}
+using exact::times_power_of_two;
 
 /// sqrt(q) of a q >= 0 far outside the doubles' range (a squared distance
 /// below 2^-1074, say), as a double: q scaled by an even power of two to

@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "common/vec3_math.hpp"
 #include "simdccd/convex/exact_distance.hpp"
 #include "simdccd/polyhedra.hpp"
 
@@ -23,27 +24,12 @@ constexpr double kGrow = 1 + 0x1p-40;    // widens a bound past the rounding of 
 constexpr double kShrink = 1 - 0x1p-40;  // shrinks a step past the rounding of gap / rate
 constexpr double kSlack = 0x1p-1000;     // covers underflow in any allowance
 
-Vec3 sub(const Vec3& a, const Vec3& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
-double dot(const Vec3& a, const Vec3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-Vec3 cross(const Vec3& a, const Vec3& b) {
-  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-}
-double norm(const Vec3& a) { return std::sqrt(dot(a, a)); }
-bool finite(const Vec3& a) { return std::isfinite(a.x) && std::isfinite(a.y) && std::isfinite(a.z); }
 // |a . b| rounding allowance: the dot's error is at most 3u sum |a_k b_k| (2^-50 covers it).
 double dot_error(const Vec3& a, const Vec3& b) {
   return 0x1p-50 * (std::fabs(a.x * b.x) + std::fabs(a.y * b.y) + std::fabs(a.z * b.z)) + kSlack;
 }
 
 using Matrix = std::array<double, 9>;
-
-Matrix multiply(const Matrix& a, const Matrix& b) {
-  Matrix c{};
-  for (int i = 0; i < 3; ++i) {
-    for (int j = 0; j < 3; ++j) c[3 * i + j] = a[3 * i] * b[j] + a[3 * i + 1] * b[3 + j] + a[3 * i + 2] * b[6 + j];
-  }
-  return c;
-}
 
 // One Newton step towards the nearest rotation, X (3 I - X^T X) / 2: a matrix
 // orthogonal to d comes out orthogonal to about d^2 (plus rounding), so GJK's
@@ -56,7 +42,7 @@ Matrix orthonormalized(const Matrix& x) {
   }
   Matrix m{};
   for (int i = 0; i < 9; ++i) m[i] = ((i % 4 == 0 ? 3.0 : 0.0) - xtx[i]) * 0.5;
-  return multiply(x, m);
+  return compose({x, {}}, {m, {}}).R;
 }
 
 // ---------------------------------------------------------------------------
@@ -122,7 +108,7 @@ struct MotionMover {
         k = std::fabs(kappa);
       }
     }
-    const double xc = norm(sub(pose_b.x, m.center));
+    const double xc = norm(pose_b.x - m.center);
     rho = (xc + r) * kGrow + 0x1p-48 * xb + kSlack;
     // The Cayley matrix in double is within ~65u of R(u), the product with R_b
     // within ~85u, the Newton step moves it by at most ~2^-45 (R_b's own 2^-46
@@ -150,10 +136,10 @@ struct MotionMover {
                    (d + 2 * ss * n.y * n.y) / w,    (2 * ss * n.y * n.z - 2 * gs * n.x) / w,
                    (2 * ss * n.z * n.x - 2 * gs * n.y) / w, (2 * ss * n.z * n.y + 2 * gs * n.x) / w,
                    (d + 2 * ss * n.z * n.z) / w};
-    b.R = orthonormalized(multiply(R, pb.R));
-    const Vec3 c = m.center, x = sub(pb.x, c);
-    b.x = {c.x + (R[0] * x.x + R[1] * x.y + R[2] * x.z), c.y + (R[3] * x.x + R[4] * x.y + R[5] * x.z),
-           c.z + (R[6] * x.x + R[7] * x.y + R[8] * x.z)};
+    // b turned by R about the center: R pb.R, and R (pb.x - c) + c.
+    const Pose turned = compose({R, m.center}, {pb.R, pb.x - m.center});
+    b.R = orthonormalized(turned.R);
+    b.x = turned.x;
     return true;
   }
 
@@ -202,7 +188,7 @@ struct PathMover {
   }
 
   double rate(const Vec3& n, double, double, int dir) const {
-    const Vec3 dv = sub(b.velocity, a.velocity);
+    const Vec3 dv = b.velocity - a.velocity;
     const double trans = -dir * dot(n, dv) + dot_error(n, dv) + 0x1p-50 * (norm(a.velocity) + norm(b.velocity));
     // A point R p of a body turns at angle * axis x (R p): along n, angle (n x axis) . (R p).
     auto turn = [&](const RigidPath& p, double rho) {

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <optional>
 
+#include "exact/power_of_two.hpp"
+
 namespace simdccd::exact {
 namespace {
 
@@ -172,15 +174,7 @@ double RealRoot::guess() const {
                             static_cast<long>(mpz_sizeinbase(x.get_den_mpz_t(), 2)));
   }
   std::vector<double> c;
-  mpq_class scaled;
-  for (const mpq_class& x : q_.coefficients()) {
-    if (top >= 0) {
-      mpq_div_2exp(scaled.get_mpq_t(), x.get_mpq_t(), static_cast<unsigned long>(top));
-    } else {
-      mpq_mul_2exp(scaled.get_mpq_t(), x.get_mpq_t(), static_cast<unsigned long>(-top));
-    }
-    c.push_back(scaled.get_d());
-  }
+  for (const mpq_class& x : q_.coefficients()) c.push_back(times_power_of_two(x, -top).get_d());
   const auto value = [&](double t) {
     double v = 0;
     for (auto it = c.rbegin(); it != c.rend(); ++it) v = v * t + *it;
