@@ -11,8 +11,17 @@
 #include <random>
 #include <set>
 #include <stdexcept>
+#include <string>
 #include <unordered_set>
 #include <vector>
+
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+#endif
 
 #include "simdccd/convex/contact_cache.hpp"
 #include "simdccd/convex/persistent_sap.hpp"
@@ -301,6 +310,65 @@ TEST_CASE("convex.sap: rejects invalid boxes and handles, unchanged") {
   check_endpoints(sap);
 }
 
+#ifdef __linux__
+// Exit status of body() run in a child process that may map `room` bytes
+// beyond what it has at the start (-1: it did not exit normally, a crash).
+int in_child_with_room(std::size_t room, int (*body)()) {
+  const pid_t child = fork();
+  if (child == 0) {
+    std::size_t pages = 0;
+    std::ifstream("/proc/self/statm") >> pages;
+    const rlim_t limit = pages * static_cast<std::size_t>(sysconf(_SC_PAGESIZE)) + room;
+    const rlimit r{limit, limit};
+    if (setrlimit(RLIMIT_AS, &r) != 0) _exit(100);
+    _exit(body());
+  }
+  int status = 0;
+  if (child < 0 || waitpid(child, &status, 0) != child || !WIFEXITED(status)) return -1;
+  return WEXITSTATUS(status);
+}
+
+// Handle 10^7: its bounds (480 MB) fit the child's 600 MB, its endpoint
+// positions (240 MB more) do not. Each failed insert must change nothing,
+// and the object must work on as before.
+int insert_beyond_memory() {
+  constexpr std::uint32_t kFar = 10'000'000;
+  PersistentSap sap;
+  sap.insert(0, box(0, 0, 0, 1, 1, 1));
+  sap.insert(1, box(0.5, 0.5, 0.5, 2, 2, 2));
+  const auto pairs = sap.pairs();
+  try {
+    sap.insert(kFar, box(0, 0, 0, 1, 1, 1));
+    return 1;
+  } catch (const std::bad_alloc&) {
+  }
+  if (sap.size() != 2 || sap.contains(kFar) || sap.pairs() != pairs) return 2;
+  try {
+    sap.insert(std::vector<std::uint32_t>{5, kFar}, std::vector<Aabb>{box(0, 0, 0, 3, 3, 3), box(0, 0, 0, 1, 1, 1)});
+    return 3;
+  } catch (const std::bad_alloc&) {
+  }
+  if (sap.size() != 2 || sap.contains(5) || sap.pairs() != pairs) return 4;
+  // Box 1000 overlaps both; then 0 leaves: the pairs (1, 1000) alone.
+  sap.insert(1000, box(0.75, 0.75, 0.75, 3, 3, 3));
+  sap.remove(0);
+  if (sap.pairs() != std::vector<HandlePair>{{1, 1000}}) return 5;
+  for (int axis = 0; axis < 3; ++axis) {
+    if (sap.endpoints(axis).size() != 4) return 6;
+  }
+  return 0;
+}
+
+TEST_CASE("convex.sap: an insert beyond memory throws std::bad_alloc and changes nothing") {
+  CHECK(in_child_with_room(std::size_t{600} << 20, insert_beyond_memory) == 0);
+}
+#endif
+
+TEST_CASE("convex.sap: brute_force_pairs rejects handles and boxes of different lengths") {
+  CHECK_THROWS_AS(brute_force_pairs(std::vector<std::uint32_t>{1}, std::vector<Aabb>{box(0, 0, 0, 1, 1, 1), box(0, 0, 0, 1, 1, 1)}),
+                  std::invalid_argument);
+}
+
 // ---- Contact cache ----
 
 FeatureId vertex(std::uint64_t i) { return {FeatureType::vertex, i}; }
@@ -387,6 +455,21 @@ TEST_CASE("convex.cache: warm start, misses, drops, aging, order") {
   CHECK(s.misses == 2);
   CHECK(s.hits == 0);
   CHECK(cache.contacts().size() == 2);
+}
+
+TEST_CASE("convex.cache: a fresh value that is one of values() is copied before hits move them") {
+  ContactCache<std::string> cache;
+  const ContactId a{1, vertex(0), 2, face(5)};
+  const ContactId b{3, edge(1), 4, edge(2)};
+  cache.update(std::vector<ContactId>{a}, "x");
+  cache.values()[0] = "warm";
+  // a hits (its value moves to the new frame's list), b misses and takes a
+  // copy of fresh, which is a's value.
+  cache.update(std::vector<ContactId>{a, b}, cache.values()[0]);
+  REQUIRE(cache.find(a) != nullptr);
+  REQUIRE(cache.find(b) != nullptr);
+  CHECK(*cache.find(a) == "warm");
+  CHECK(*cache.find(b) == "warm");
 }
 
 TEST_CASE("convex.cache: aged contacts survive extra_frames frames") {

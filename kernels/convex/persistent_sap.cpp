@@ -199,13 +199,22 @@ void PersistentSap::check_present(std::uint32_t handle) const {
   if (!contains(handle)) throw std::invalid_argument(handle_text(handle) + ": not present");
 }
 
+void PersistentSap::make_room(std::uint32_t top, std::size_t new_objects) {
+  // Every allocation first (a large handle may well fail): the resizes
+  // within capacity after them cannot throw, so a throw changes nothing.
+  const std::size_t n = std::max(bounds_.size(), top + std::size_t{1});
+  bounds_.reserve(n);
+  positions_.reserve(n);
+  present_.reserve(n);
+  degree_.reserve(n);
+  for (std::vector<Endpoint>& e : axes_) e.reserve(e.size() + 2 * new_objects);
+  bounds_.resize(n);
+  positions_.resize(n);
+  present_.resize(n, 0);
+  degree_.resize(n, 0);
+}
+
 void PersistentSap::store(std::uint32_t handle, const Aabb& box) {
-  if (handle >= bounds_.size()) {
-    bounds_.resize(handle + std::size_t{1});
-    positions_.resize(handle + std::size_t{1});
-    present_.resize(handle + std::size_t{1}, 0);
-    degree_.resize(handle + std::size_t{1}, 0);
-  }
   bounds_[handle] = {box.min.x, box.min.y, box.min.z, box.max.x, box.max.y, box.max.z};
   if (present_[handle] == 0) ++count_;
   present_[handle] = 1;
@@ -304,6 +313,7 @@ void PersistentSap::insert_one(std::uint32_t handle) {
 
 void PersistentSap::insert(std::uint32_t handle, const Aabb& box) {
   check_new(handle, box);
+  make_room(handle, 1);
   store(handle, box);
   insert_one(handle);
 }
@@ -319,6 +329,7 @@ void PersistentSap::insert(std::span<const std::uint32_t> handles, std::span<con
     if (is_new_[handles[i]] != 0) throw std::invalid_argument(handle_text(handles[i]) + ": twice in a batch");
     is_new_[handles[i]] = 1;
   }
+  make_room(top, handles.size());
   for (std::size_t i = 0; i < handles.size(); ++i) store(handles[i], boxes[i]);
   if (handles.size() <= kMergeThreshold) {
     for (const std::uint32_t h : handles) insert_one(h);
@@ -485,6 +496,7 @@ std::vector<HandlePair> brute_force_pairs(std::span<const Aabb> boxes) {
 }
 
 std::vector<HandlePair> brute_force_pairs(std::span<const std::uint32_t> handles, std::span<const Aabb> boxes) {
+  if (handles.size() != boxes.size()) throw std::invalid_argument("brute_force_pairs: size mismatch");
   std::vector<HandlePair> out;
   for (const HandlePair& p : brute_force_pairs(boxes)) {
     const std::uint32_t a = handles[p[0]], b = handles[p[1]];

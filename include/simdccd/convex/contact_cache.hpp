@@ -113,7 +113,7 @@ class ContactCache {
 
   /// One frame: the narrow phase's contacts. Afterwards contacts() and
   /// values() list them (canonical ids) with their warm-start values: a hit's
-  /// cached value, a miss's copy of `fresh`.
+  /// cached value, a miss's copy of `fresh` (which may be one of values()).
   CacheStats update(std::span<const ContactId> reported, const Value& fresh = Value{});
 
   /// This frame's contacts and their values (index i of one is index i of the
@@ -194,6 +194,7 @@ class ContactCache {
 template <class Value>
 CacheStats ContactCache<Value>::update(std::span<const ContactId> reported, const Value& fresh) {
   CacheStats s;
+  const Value initial = fresh;  // `fresh` may be one of values(), which the hits move from
   next_ids_.clear();
   next_values_.clear();
   next_age_.clear();
@@ -210,7 +211,7 @@ CacheStats ContactCache<Value>::update(std::span<const ContactId> reported, cons
       next_values_.push_back(std::move(values_[old]));
     } else {
       ++s.misses;
-      next_values_.push_back(fresh);
+      next_values_.push_back(initial);
     }
     add_entry(next_index_, h, static_cast<std::uint32_t>(next_ids_.size()));
     next_ids_.push_back(c);

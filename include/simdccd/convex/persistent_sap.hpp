@@ -76,7 +76,11 @@ class PairSet {
 ///
 /// Invalid boxes (a NaN coordinate, or min > max on an axis) and bad handles
 /// (insert of a present handle, update/remove of an absent one, too large)
-/// throw std::invalid_argument before anything changes.
+/// throw std::invalid_argument before anything changes. An insert whose
+/// storage cannot grow (std::bad_alloc, as for a handle far beyond memory)
+/// also throws before anything changes; a std::bad_alloc later on (memory
+/// exhausted while endpoints merge or pairs are added) leaves the object fit
+/// only for clear() or destruction.
 ///
 /// Not thread-safe for concurrent mutation; const members may run
 /// concurrently.
@@ -138,6 +142,9 @@ class PersistentSap {
 
   void check_new(std::uint32_t handle, const Aabb& box) const;
   void check_present(std::uint32_t handle) const;
+  // Storage for handles up to `top` and endpoints of new_objects more.
+  void make_room(std::uint32_t top, std::size_t new_objects);
+  // Handle's box (room made) and presence.
   void store(std::uint32_t handle, const Aabb& box);
   void insert_one(std::uint32_t handle);
   void insert_merged(std::span<const std::uint32_t> handles);
@@ -176,7 +183,8 @@ class PersistentSap {
 /// O(n^2) reference.
 std::vector<HandlePair> brute_force_pairs(std::span<const Aabb> boxes);
 /// The same over objects with handles: pairs (lo handle, hi handle),
-/// ascending.
+/// ascending. Throws std::invalid_argument unless handles and boxes have one
+/// entry an object.
 std::vector<HandlePair> brute_force_pairs(std::span<const std::uint32_t> handles,
                                           std::span<const Aabb> boxes);
 /// A fresh one-shot sort and sweep: sort by min x, scan each box's successors
