@@ -16,6 +16,7 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
+#include "initialized_caster.hpp"
 #include "convex_arguments.hpp"
 #include "simdccd/convex/contact_cache.hpp"
 
@@ -235,6 +236,11 @@ py::array_t<std::int64_t> contact_ids(const py::object& a, const py::object& b, 
 }
 
 }  // namespace
+}  // namespace simdccd::python
+
+SIMDCCD_INITIALIZED_CASTER(simdccd::python::Cache);
+
+namespace simdccd::python {
 
 void bind_contact_cache(py::module_& m) {
   py::class_<Cache>(m, "ContactCache",

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "arrays.hpp"
+#include "initialized_caster.hpp"
 #include "simdccd/convex/gjk.hpp"
 #include "simdccd/pose.hpp"
 
@@ -23,6 +24,13 @@ namespace simdccd::python {
 struct ShapeList {
   std::vector<convex::ConvexShape> shapes;
 };
+
+}  // namespace simdccd::python
+
+SIMDCCD_INITIALIZED_CASTER(simdccd::convex::ConvexShape);
+SIMDCCD_INITIALIZED_CASTER(simdccd::python::ShapeList);
+
+namespace simdccd::python {
 
 /// The shapes of a sequence of simdccd.Shape, copied (TypeError naming the
 /// first item that is no Shape).

@@ -8,6 +8,7 @@
 #include "arguments.hpp"
 #include "arrays.hpp"
 #include "bindings.hpp"
+#include "initialized_caster.hpp"
 #include "simdccd/exact_oracle.hpp"
 #include "simdccd/spacetime_oracle.hpp"
 
@@ -67,6 +68,11 @@ ExactAnswer exact(const py::object& points, const std::string& type, const std::
 }
 
 }  // namespace
+}  // namespace simdccd::python
+
+SIMDCCD_INITIALIZED_CASTER(simdccd::python::ExactAnswer);
+
+namespace simdccd::python {
 
 void bind_exact(py::module_& m) {
   py::class_<ExactAnswer>(m, "ExactResult",

@@ -10,6 +10,7 @@
 #include "arguments.hpp"
 #include "arrays.hpp"
 #include "bindings.hpp"
+#include "initialized_caster.hpp"
 #include "simdccd/mesh.hpp"
 #include "simdccd/step.hpp"
 
@@ -152,6 +153,11 @@ py::tuple mesh_frames(const std::string& frame0, const std::string& frame1) {
 }
 
 }  // namespace
+}  // namespace simdccd::python
+
+SIMDCCD_INITIALIZED_CASTER(simdccd::python::StepAnswer);
+
+namespace simdccd::python {
 
 void bind_step(py::module_& m) {
   py::class_<StepAnswer>(m, "StepResult", "The collisions of a whole step (see step).")

@@ -11,7 +11,10 @@
 #include "arrays.hpp"
 #include "bindings.hpp"
 #include "convex_arguments.hpp"
+#include "initialized_caster.hpp"
 #include "simdccd/convex/persistent_sap.hpp"
+
+SIMDCCD_INITIALIZED_CASTER(simdccd::convex::PersistentSap);
 
 namespace simdccd::python {
 namespace {

@@ -89,3 +89,33 @@ def test_an_empty_face_list_is_no_faces(faces):
     assert r.edges.shape == (0, 2) and r.vf.shape == (0, 2) and r.ee.shape == (0, 2)
     assert r.stats["vf_candidates"] == 0 and r.stats["ee_candidates"] == 0
     assert r.earliest_toi == np.inf
+
+
+# Made by Class.__new__(Class), with no __init__, an object holds no C++
+# value: every use raises TypeError (pybind11 2.10 alone would read raw memory).
+I3 = [np.eye(3)]
+
+
+@pytest.mark.parametrize("cls,use", [
+    (simdccd.Shapes, lambda o: o[0]),
+    (simdccd.Shapes, len),
+    (simdccd.Shapes, lambda o: simdccd.gjk(o, [0], [0], I3, [[0, 0, 0]], I3, [[3, 0, 0]])),
+    (simdccd.Shape, lambda o: o.kind),
+    (simdccd.Shape, lambda o: simdccd.gjk([o], [0], [0], I3, [[0, 0, 0]], I3, [[3, 0, 0]])),
+    (simdccd.PersistentSap, lambda o: o.pairs()),
+    (simdccd.PersistentSap, lambda o: o.insert([0], [[[0, 0, 0], [1, 1, 1]]])),
+    (simdccd.ContactCache, lambda o: o.update(np.zeros((1, 6), dtype=int))),
+    (simdccd.StepResult, lambda o: o.stats),
+    (simdccd.ExactResult, lambda o: o.hit),
+])
+def test_an_object_never_initialized_raises(cls, use):
+    with pytest.raises(TypeError, match=f"{cls.__name__} object is not initialized"):
+        use(cls.__new__(cls))
+
+
+def test_init_after_new_makes_a_working_object():
+    shapes = simdccd.Shapes.__new__(simdccd.Shapes)
+    shapes.__init__([simdccd.Shape.sphere(1)])
+    assert len(shapes) == 1
+    g = simdccd.gjk(shapes, [0], [0], I3, [[0, 0, 0]], I3, [[3, 0, 0]])
+    assert g["distance"].tolist() == [1.0]  # two unit balls 3 apart
