@@ -213,7 +213,7 @@ void bind_convex(py::module_& m) {
   m.def("gjk", &gjk, py::arg("shapes"), py::arg("a"), py::arg("b"), py::arg("rotation_a"),
         py::arg("translation_a"), py::arg("rotation_b"), py::arg("translation_b"),
         py::arg("tolerance") = GjkOptions{}.tolerance, py::arg("max_iterations") = GjkOptions{}.max_iterations,
-        py::arg("intersection_only") = false, py::arg("warm") = py::none(), py::arg("target") = py::none(),
+        py::arg("intersection_only").noconvert() = false, py::arg("warm") = py::none(), py::arg("target") = py::none(),
         py::arg("threads") = 0,
         R"(GJK on a batch of posed convex shape pairs: distances, closest points and features.
 

@@ -312,6 +312,8 @@ def with_(index, value):
     (lambda: simdccd.gjk(*ONE, warm=simdccd.gjk(ONE[0], [0, 0], [0, 0], [I3] * 2, [[0, 0, 0]] * 2, [I3] * 2,
                                                 [[3, 0, 0]] * 2)), ValueError, "warm_direction has 2 rows for 1 pairs"),
     (lambda: simdccd.gjk_intersect(*ONE, tolerance=1.0), ValueError, "tolerance must be in"),
+    (lambda: simdccd.gjk(*ONE, intersection_only=2), TypeError, "incompatible function arguments"),
+    (lambda: simdccd.gjk(*ONE, intersection_only=None), TypeError, "incompatible function arguments"),
 ])
 def test_bad_arguments_raise(call, error, message):
     with pytest.raises(error, match=message):
