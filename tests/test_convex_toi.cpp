@@ -247,6 +247,57 @@ TEST_CASE("convex.toi: a box orbiting into a wall, half turn and finite turn (ti
   check_known_contacts(a, pa, b, pb, cases);
 }
 
+// The orbit above and a capsule's at tiny scales, where a square of a length
+// underflows (from about 2^-537 on): every length times s, the contact times
+// unchanged. The capsule (radius s, core from -s z to s z) starts at (4s, 0,
+// 0) and makes a half turn about the z axis through the origin into the wall
+// a = [-5s, -3s] x [-10s, 10s]^2: its center at angle theta is 4s (cos theta,
+// sin theta), so it meets x = -3s when 4s cos(theta) - s = -3s, theta =
+// 2 pi / 3, and a half turn's theta = 2 atan(u / (1 - u)) gives u = sqrt(3) /
+// (1 + sqrt(3)). A ball of radius s at the capsule's center meets it alike.
+TEST_CASE("convex.toi: tiny queries: the same first contacts at every scale down to 2^-900") {
+  constexpr double kHalf = std::numeric_limits<double>::infinity();
+  const double R = std::hypot(3.05, 0.05), theta = std::asin(2 / R) - std::atan2(0.05, 3.05);
+  const double T = std::tan(theta / 2), u_capsule = std::sqrt(3.0) / (1 + std::sqrt(3.0));
+  for (const double s : {0x1p-300, 0x1p-540, 0x1p-700, 0x1p-900}) {
+    CAPTURE(s);
+    const std::pair<RigidMotion, double> cases[] = {
+        {RigidMotion::rotate({0, 0, 0}, {0, 0, 1}, kHalf), T / (1 + T)},
+        {RigidMotion::rotate({0, 0, 0}, {0, 0, 1}, 1.0), T},
+    };
+    check_known_contacts(box({5 * s, 0.5 * s, s}), at({0, 2.5 * s, 0}), box({0.05 * s, 0.05 * s, 0.05 * s}),
+                         at({3 * s, 0, 0}), cases);
+    const ConvexShape wall = box({s, 10 * s, 10 * s});
+    const RigidMotion half = RigidMotion::rotate({0, 0, 0}, {0, 0, 1}, kHalf);
+    for (const ConvexShape& b : {capsule(s, s), sphere(s)}) {
+      for (int bisection = 0; bisection < 2; ++bisection) {
+        CAPTURE(bisection);
+        const ToiResult r = bisection ? time_of_impact_bisection(wall, at({-4 * s, 0, 0}), b, at({4 * s, 0, 0}), half)
+                                      : time_of_impact(wall, at({-4 * s, 0, 0}), b, at({4 * s, 0, 0}), half);
+        CHECK(r.status == ToiStatus::contact);
+        CHECK(r.toi <= u_capsule + 1e-12);
+        CHECK(r.toi >= u_capsule - 1e-5);
+        CHECK(r.at_toi.tolerance < 0x1p-20 * s);  // GJK's lengths scaled back
+      }
+    }
+  }
+  // A path at 2^-540 is the one at 1/2 scaled by an exact power of two, and
+  // runs as it: b (half extents s) at (3s, 0, 0), spinning a radian about z
+  // while it moves by (-s, 0, 0), against a (half extents s) at the origin.
+  const auto spinning = [](double s) {
+    RigidPath pa, pb;
+    pb.start = at({3 * s, 0, 0});
+    pb.velocity = {-s, 0, 0};
+    pb.angle = 1;
+    return time_of_impact(box({s, s, s}), pa, box({s, s, s}), pb);
+  };
+  const ToiResult tiny = spinning(0x1p-540), half_size = spinning(0.5);
+  CHECK(half_size.status == ToiStatus::contact);
+  CHECK(tiny.status == half_size.status);
+  CHECK(tiny.toi == half_size.toi);
+  CHECK(tiny.iterations == half_size.iterations);
+}
+
 TEST_CASE("convex.toi: a sphere moving past a box misses, shapes starting in contact give toi 0") {
   // Sphere r = 1/2 from (-5, 2, 0) to (5, 2, 0) past [-1, 1]^3: its least
   // distance is 2 - 1 - 1/2 = 1/2 (over the box's top face).
@@ -312,6 +363,20 @@ TEST_CASE("convex.toi: invalid input") {
   const RigidMotion out = RigidMotion::translate({0x1p13, 0, 0});
   CHECK(time_of_impact(a, at({}), a, edge, out).status == ToiStatus::invalid_input);
   CHECK(time_of_impact_bisection(a, at({}), a, edge, out).status == ToiStatus::invalid_input);
+  // b at (C, -C, 0), C = 1.001 2^59, makes a half turn about the vertical
+  // line through c = (C, 0, 0): it ends at (C, C, 0), |x| = 0.71 2^60 as at
+  // its start, but passes (2C, 0, 0), |x| = 1.001 2^60, at u = 1/2. Invalid
+  // before any step (|c| + |x_b - c| = 2C bounds the circle), whichever times
+  // the steps would try (CA's answered "separate" where bisection's hit u = 1/2).
+  const double C = 0x1p59 * 1.001;
+  const Pose inner = at({C, -C, 0});
+  const RigidMotion wide = RigidMotion::rotate({C, 0, 0}, {0, 0, 1}, std::numeric_limits<double>::infinity());
+  CHECK(time_of_impact(a, at({}), a, inner, wide).status == ToiStatus::invalid_input);
+  CHECK(time_of_impact_bisection(a, at({}), a, inner, wide).status == ToiStatus::invalid_input);
+  RigidPath far;
+  far.start = edge;
+  far.velocity = {0x1p13, 0, 0};  // its end beyond 2^60
+  CHECK(time_of_impact(a, RigidPath{}, a, far).status == ToiStatus::invalid_input);
   CHECK_THROWS(exact_first_contact(sphere(1), at({}), a, at({3, 0, 0}), m));
   // The iteration cap: toi is the last certified time, before the contact.
   o = {};

@@ -15,6 +15,7 @@
 #include "common/vec3_math.hpp"
 #include "convex/gjk_kernel_table.hpp"
 #include "convex/gjk_valid.hpp"
+#include "convex/scale.hpp"
 #include "convex/support.hpp"
 #include "simdccd/convex/exact_gjk.hpp"
 #include "convex/gjk_kernel-inl.h"
@@ -374,38 +375,6 @@ GjkResult gjk(const ConvexShape& a, const Pose& pa, const ConvexShape& b, const 
   return gjk_alone({&a, reach_a, &pa, &b, reach_b, &pb, warm}, options);
 }
 
-namespace {
-
-// The largest magnitude among a valid shape's sizes and body coordinates:
-// at most its reach, at least half of it.
-double largest_coordinate(const ConvexShape& s) {
-  switch (s.kind) {
-    case ShapeKind::sphere:
-      return s.radius;
-    case ShapeKind::box:
-      return max_abs(s.half);
-    case ShapeKind::capsule:
-    case ShapeKind::cylinder:
-      return std::max(s.radius, s.half_height);
-    case ShapeKind::polytope: {
-      double m = 0;
-      for (const Vec3& v : s.vertices) m = std::max(m, max_abs(v));
-      return m;
-    }
-  }
-  return 0;
-}
-
-ConvexShape scaled(ConvexShape s, int k) {
-  s.radius = std::ldexp(s.radius, k);
-  s.half_height = std::ldexp(s.half_height, k);
-  s.half = ldexp(s.half, k);
-  for (Vec3& v : s.vertices) v = ldexp(v, k);
-  return s;
-}
-
-}  // namespace
-
 int pair_scale(const GjkPair& p) {
   const double m = std::max({largest_coordinate(*p.a), largest_coordinate(*p.b), max_abs(p.pa->x), max_abs(p.pb->x)});
   return m < kTinyPair && m > 0 ? -std::ilogb(m) : 0;
@@ -418,12 +387,7 @@ GjkResult gjk_alone(const GjkPair& p, const GjkOptions& options) {
   const ConvexShape a = scaled(*p.a, k), b = scaled(*p.b, k);
   const Pose pa{p.pa->R, ldexp(p.pa->x, k)}, pb{p.pb->R, ldexp(p.pb->x, k)};
   GjkResult r = gjk_one({&a, reach(a), &pa, &b, reach(b), &pb, p.warm}, options);
-  r.distance = std::ldexp(r.distance, -k);
-  r.lower_bound = std::ldexp(r.lower_bound, -k);
-  r.tolerance = std::ldexp(r.tolerance, -k);
-  r.point_a = ldexp(r.point_a, -k);
-  r.point_b = ldexp(r.point_b, -k);
-  r.warm.direction = ldexp(r.warm.direction, -k);
+  scale_lengths(r, -k);
   return r;
 }
 

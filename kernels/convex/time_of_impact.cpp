@@ -8,11 +8,14 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <stdexcept>
 #include <vector>
 
 #include "common/vec3_math.hpp"
+#include "convex/gjk_valid.hpp"
+#include "convex/scale.hpp"
 #include "simdccd/convex/exact_distance.hpp"
 #include "simdccd/polyhedra.hpp"
 
@@ -345,10 +348,68 @@ bool valid_motion_input(const ConvexShape& a, const Pose& pa, const ConvexShape&
   return is_valid(a) && is_valid(b) && is_valid(pa) && is_valid(pb) && is_valid(m);
 }
 
+// Every pose of b along the motion within GJK's domain, |x| <= max_magnitude:
+// a translation's largest |x| is at an end; a rotation keeps b's origin on a
+// circle about c, within |c| + |x_b - c|. (Checked before any step: whether a
+// step's GJK query met such a pose would depend on the times tried.)
+bool motion_in_domain(const Pose& pb, const RigidMotion& m) {
+  if (m.type == RigidMotionType::translation) return norm(pb.x + m.translation) <= max_magnitude;
+  return norm(m.center) + norm(pb.x - m.center) <= max_magnitude;
+}
+
 bool valid_path(const RigidPath& p) {
   if (!is_valid(p.start) || !finite(p.velocity) || !(norm(p.velocity) <= max_magnitude)) return false;
+  if (!(norm(p.start.x + p.velocity) <= max_magnitude)) return false;  // its end, as above
   if (!(p.angle >= 0 && p.angle <= 0x1p20)) return false;
   return p.angle == 0 || (finite(p.axis) && std::fabs(dot(p.axis, p.axis) - 1) <= 0x1p-45);
+}
+
+// ---------------------------------------------------------------------------
+// Tiny queries. One whose every length (sizes and vertices, translations, a
+// motion's displacement or center, a path's velocity) lies below kTinyPair
+// runs at 2^k times its size, the power of two that brings the largest to
+// [1, 2): the motion bounds take norms and reach() through squares, which
+// underflow from about 2^-537 on, and a bound that reads 0 lets the shapes
+// close faster than it says (a late or missed contact). The scaling is exact,
+// times do not change, and the answer's GJK lengths are scaled back; a query
+// GJK could not scale (below 2^-kSmallestPairExponent) is invalid as in GJK.
+
+int query_scale(std::initializer_list<double> lengths) {
+  const double m = std::max(lengths);
+  return m < kTinyPair && m > 0 ? -std::ilogb(m) : 0;
+}
+
+double moving_length(const RigidMotion& m) {
+  return max_abs(m.type == RigidMotionType::translation ? m.translation : m.center);
+}
+
+Pose scaled(const Pose& p, int k) { return {p.R, ldexp(p.x, k)}; }
+
+RigidMotion scaled(RigidMotion m, int k) {
+  m.translation = ldexp(m.translation, k);
+  m.center = ldexp(m.center, k);
+  return m;
+}
+
+RigidPath scaled(RigidPath p, int k) {
+  p.start.x = ldexp(p.start.x, k);
+  p.velocity = ldexp(p.velocity, k);
+  return p;
+}
+
+// `method` (advance or bisect) on b's motion, at 2^k times its size where tiny.
+template <class Method>
+ToiResult on_motion(const ConvexShape& a, const Pose& pa, const ConvexShape& b, const Pose& pb, const RigidMotion& m,
+                    const ToiOptions& o, Method method) {
+  if (!is_valid(o) || !valid_motion_input(a, pa, b, pb, m) || !motion_in_domain(pb, m)) return {};
+  const int k = query_scale({largest_coordinate(a), largest_coordinate(b), max_abs(pa.x), max_abs(pb.x), moving_length(m)});
+  if (k == 0) return method(a, b, MotionMover(pa, b, pb, m), o);
+  if (k > kSmallestPairExponent) return {};
+  const ConvexShape sa = scaled(a, k), sb = scaled(b, k);
+  const Pose spb = scaled(pb, k);
+  ToiResult r = method(sa, sb, MotionMover(scaled(pa, k), sb, spb, scaled(m, k)), o);
+  scale_lengths(r.at_toi, -k);
+  return r;
 }
 
 }  // namespace
@@ -369,20 +430,27 @@ const char* to_string(ToiStatus status) {
 
 ToiResult time_of_impact(const ConvexShape& a, const Pose& pose_a, const ConvexShape& b, const Pose& pose_b,
                          const RigidMotion& motion_b, const ToiOptions& options) {
-  if (!is_valid(options) || !valid_motion_input(a, pose_a, b, pose_b, motion_b)) return {};
-  return advance(a, b, MotionMover(pose_a, b, pose_b, motion_b), options);
+  return on_motion(a, pose_a, b, pose_b, motion_b, options,
+                   [](const auto&... args) { return advance(args...); });
 }
 
 ToiResult time_of_impact(const ConvexShape& a, const RigidPath& path_a, const ConvexShape& b, const RigidPath& path_b,
                          const ToiOptions& options) {
   if (!is_valid(options) || !is_valid(a) || !is_valid(b) || !valid_path(path_a) || !valid_path(path_b)) return {};
-  return advance(a, b, PathMover(a, path_a, b, path_b), options);
+  const int k = query_scale({largest_coordinate(a), largest_coordinate(b), max_abs(path_a.start.x),
+                             max_abs(path_b.start.x), max_abs(path_a.velocity), max_abs(path_b.velocity)});
+  if (k == 0) return advance(a, b, PathMover(a, path_a, b, path_b), options);
+  if (k > kSmallestPairExponent) return {};
+  const ConvexShape sa = scaled(a, k), sb = scaled(b, k);
+  const RigidPath spa = scaled(path_a, k), spb = scaled(path_b, k);
+  ToiResult r = advance(sa, sb, PathMover(sa, spa, sb, spb), options);
+  scale_lengths(r.at_toi, -k);
+  return r;
 }
 
 ToiResult time_of_impact_bisection(const ConvexShape& a, const Pose& pose_a, const ConvexShape& b, const Pose& pose_b,
                                    const RigidMotion& motion_b, const ToiOptions& options) {
-  if (!is_valid(options) || !valid_motion_input(a, pose_a, b, pose_b, motion_b)) return {};
-  return bisect(a, b, MotionMover(pose_a, b, pose_b, motion_b), options);
+  return on_motion(a, pose_a, b, pose_b, motion_b, options, [](const auto&... args) { return bisect(args...); });
 }
 
 namespace {
@@ -419,6 +487,13 @@ std::optional<double> exact_first_contact(const ConvexShape& a, const Pose& pose
   }
   if (!valid_motion_input(a, pose_a, b, pose_b, motion_b)) {
     throw std::invalid_argument("exact_first_contact: invalid shape, pose or motion");
+  }
+  // A tiny query at 2^k times its size, as time_of_impact() runs it: the
+  // trace's bounds too take norms (the same first contact, exactly).
+  if (const int k = query_scale({largest_coordinate(a), largest_coordinate(b), max_abs(pose_a.x), max_abs(pose_b.x),
+                                 moving_length(motion_b)});
+      k != 0) {
+    return exact_first_contact(scaled(a, k), scaled(pose_a, k), scaled(b, k), scaled(pose_b, k), scaled(motion_b, k));
   }
   const std::vector<Vec3> wa = world_vertices(a, pose_a), wb = world_vertices(b, pose_b);
   // Overlap at u = 0 (one hull may hold the other: no boundary contact to trace).

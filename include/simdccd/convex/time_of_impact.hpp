@@ -64,15 +64,22 @@ struct ToiResult {
 
 /// Conservative advancement: shape a stays at pose_a, shape b starts at
 /// pose_b and moves by motion_b (rigid_motion.hpp: x(u) for u in [0, 1];
-/// toi is in u). Invalid shapes, poses, motion or options, or a pose along
-/// the motion that GJK does not accept (|x| above max_magnitude): invalid_input.
+/// toi is in u). Invalid shapes, poses, motion or options, or a motion that
+/// may carry b's origin beyond |x| <= max_magnitude, where GJK refuses poses
+/// (a translation's end; a rotation's circle about c, |c| + |x_b - c|):
+/// invalid_input, before any step. A query whose every length (sizes,
+/// vertices, translations, the motion's displacement or center) lies below
+/// 2^-64 runs at the power of two that brings the largest to [1, 2), exactly
+/// as GJK runs a tiny pair (gjk.hpp): the motion bounds square lengths, which
+/// underflow from about 2^-537 on; the answer's GJK lengths are scaled back.
 ToiResult time_of_impact(const ConvexShape& a, const Pose& pose_a, const ConvexShape& b, const Pose& pose_b,
                          const RigidMotion& motion_b, const ToiOptions& options = {});
 
 /// Both bodies move along RigidPaths (pose.hpp, t in [0, 1]). A path is valid
 /// when its start is a valid pose, its velocity finite and at most
-/// max_magnitude, its angle finite in [0, 2^20], and (angle > 0) its axis
-/// unit within 2^-45 in squared norm.
+/// max_magnitude, its end's translation too, its angle finite in [0, 2^20],
+/// and (angle > 0) its axis unit within 2^-45 in squared norm. Tiny queries
+/// run scaled as above (lengths: sizes, vertices, starts and velocities).
 ToiResult time_of_impact(const ConvexShape& a, const RigidPath& path_a, const ConvexShape& b, const RigidPath& path_b,
                          const ToiOptions& options = {});
 
