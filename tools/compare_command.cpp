@@ -310,7 +310,7 @@ int run_compare_models(std::span<const std::string_view> argv) {
     throw UsageError("--step runs the dispatched kernels, not xsimd");
   std::uint64_t count = 100000, seed = 1;
   if (const auto c = args.value("--count")) count = parse_uint("--count", *c);
-  if (count == 0) throw UsageError("--count must be at least 1");
+  if (count == 0 || count > kMaxRandomCount) throw UsageError("--count must be 1 to 10^10");
   if (const auto s = args.value("--seed")) seed = parse_uint("--seed", *s);
 
   // The set column fits the longest PATH.

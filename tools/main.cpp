@@ -2,6 +2,7 @@
 // counts the answers. Dispatches the subcommands and turns errors into exit codes.
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -336,6 +337,9 @@ int main(int argc, char** argv) {
     return kBadInput;
   } catch (const InputError& e) {
     std::fprintf(stderr, "simdccd: %s\n", e.what());
+    return kBadInput;
+  } catch (const std::filesystem::filesystem_error& e) {  // a path given that cannot be looked at
+    std::fprintf(stderr, "simdccd: %s\n", path_error({}, e).c_str());
     return kBadInput;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "simdccd: internal error: %s\n", e.what());

@@ -134,8 +134,9 @@ int run_polyhedra(std::span<const std::string_view> argv) {
   }
   if (scene == nullptr) throw UsageError("unknown scene '" + std::string(name) + "' (simdccd polyhedra --list)");
   const double expel = args.value("--expel") ? parse_double("--expel", *args.value("--expel")) : 0.01;
-  const Engine engine(parse_mode_option(args.value("--mode")), args.value("--target"),
-                      args.value("--threads") ? unsigned(parse_uint("--threads", *args.value("--threads"))) : 0,
+  const std::uint64_t threads = args.value("--threads") ? parse_uint("--threads", *args.value("--threads")) : 0;
+  if (args.value("--threads") && (threads == 0 || threads > 4096)) throw UsageError("--threads must be 1 to 4096");
+  const Engine engine(parse_mode_option(args.value("--mode")), args.value("--target"), unsigned(threads),
                       Model::rotation, expel);
   if (engine.mode() == Mode::oracle) throw UsageError("polyhedra runs the kernels: --mode exact or conservative");
   const bool json = args.flag("--json"), contacts = args.flag("--contacts");

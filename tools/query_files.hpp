@@ -6,6 +6,7 @@
 #include <optional>
 #include <span>
 #include <stdexcept>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -20,8 +21,13 @@ struct InputError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// "PATH: reason" for a filesystem error met while looking at `path` (the
+/// error's own path where it names one).
+std::string path_error(const std::filesystem::path& path, const std::filesystem::filesystem_error& e);
+
 /// Files as given, and for each directory its *.csv files, recursively, in
-/// sorted order. InputError for a missing path or a directory without any.
+/// sorted order. InputError for a missing path, one that is no regular file
+/// or directory, a directory without any, or one it cannot walk.
 std::vector<std::filesystem::path> collect_csv_files(std::span<const std::string_view> paths);
 
 /// From the deepest `vertex-face`/`edge-edge` folder of the path, else from a

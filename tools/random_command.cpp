@@ -60,7 +60,7 @@ int run_random(std::span<const std::string_view> argv) {
   if (const auto t = args.value("--type")) job.types = {parse_query_type(*t)};
   if (engine.mode() == Mode::oracle) job.count = 100000;
   if (const auto c = args.value("--count")) job.count = parse_uint("--count", *c);
-  if (job.count == 0) throw UsageError("--count must be at least 1");
+  if (job.count == 0 || job.count > kMaxRandomCount) throw UsageError("--count must be 1 to 10^10");
   if (const auto s = args.value("--seed")) job.seed = parse_uint("--seed", *s);
   job.json = args.flag("--json");
   return run_random_job(engine, verifier ? &*verifier : nullptr, job);

@@ -75,6 +75,10 @@ class RigidRandomWorkload {
   RigidMotionType motion_;
 };
 
+/// The most queries a random run takes (--count): hours of work, and far
+/// from where counts of both types would overflow.
+inline constexpr std::uint64_t kMaxRandomCount = 10'000'000'000;
+
 /// Decides `count` queries of RandomWorkload(seed) (RigidRandomWorkload for
 /// the rigid models) as `type`, generated a chunk at a time so that memory
 /// stays small; only the deciding is timed.
