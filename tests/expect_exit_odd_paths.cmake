@@ -1,7 +1,8 @@
 # Paths a walk or a read can trip on: COMMAND (a ;-list: the tool and
 # "check") must exit 2 and name the path, for CASE
 #   loop:       a link to itself named *.csv, given and inside a directory;
-#   fifo:       a named pipe given as a file (reading it would block);
+#   fifo:       a named pipe given as a file to check and to step (reading
+#               it would block);
 #   truth_link: a simulation query file whose truth file is a broken link;
 #   normalized: dir/edge-edge/../x.csv, a file of no typed folder (the type
 #               was once read from the edge-edge before the '..').
@@ -25,6 +26,11 @@ elseif(CASE STREQUAL "fifo")
     message(FATAL_ERROR "mkfifo failed")
   endif()
   expect_2("pipe.csv: not a regular file" --type vf ${dir}/pipe.csv)
+  list(GET COMMAND 0 tool)
+  execute_process(COMMAND ${tool} step ${dir}/pipe.csv ${dir}/pipe.csv RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc STREQUAL "2" OR NOT err MATCHES "pipe.csv: not a regular file")
+    message(FATAL_ERROR "step on a pipe: exit status ${rc}, expected 2: ${err}")
+  endif()
 elseif(CASE STREQUAL "truth_link")
   file(MAKE_DIRECTORY ${dir}/queries ${dir}/mma_bool)
   # The valid file less its truth column: its truth must come from mma_bool.

@@ -1,5 +1,6 @@
 #include "step_run.hpp"
 
+#include <filesystem>
 #include <mutex>
 #include <stdexcept>
 
@@ -9,6 +10,12 @@
 namespace simdccd::cli {
 
 Mesh read_frames(const std::filesystem::path& frame0, const std::filesystem::path& frame1) {
+  for (const std::filesystem::path& frame : {frame0, frame1}) {  // a pipe or a device could block or never end
+    std::error_code error;
+    if (std::filesystem::exists(frame, error) && !std::filesystem::is_regular_file(frame, error)) {
+      throw InputError(frame.string() + ": not a regular file");
+    }
+  }
   try {
     return read_mesh(frame0, frame1);
   } catch (const std::invalid_argument& e) {  // frames of different meshes
