@@ -26,7 +26,7 @@ std::optional<QueryType> simulation_type(const fs::path& path) {
 
 std::string path_error(const fs::path& path, const fs::filesystem_error& e) {
   const fs::path& where = e.path1().empty() ? path : e.path1();
-  return where.string() + ": " + e.code().message();
+  return where.empty() ? std::string(e.what()) : where.string() + ": " + e.code().message();
 }
 
 std::vector<fs::path> collect_csv_files(std::span<const std::string_view> paths) {

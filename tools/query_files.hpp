@@ -22,7 +22,7 @@ struct InputError : std::runtime_error {
 };
 
 /// "PATH: reason" for a filesystem error met while looking at `path` (the
-/// error's own path where it names one).
+/// error's own path where it names one; with neither, the error's text).
 std::string path_error(const std::filesystem::path& path, const std::filesystem::filesystem_error& e);
 
 /// Files as given, and for each directory its *.csv files, recursively, in

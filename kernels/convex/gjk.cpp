@@ -376,8 +376,7 @@ GjkResult gjk(const ConvexShape& a, const Pose& pa, const ConvexShape& b, const 
 }
 
 int pair_scale(const GjkPair& p) {
-  const double m = std::max({largest_coordinate(*p.a), largest_coordinate(*p.b), max_abs(p.pa->x), max_abs(p.pb->x)});
-  return m < kTinyPair && m > 0 ? -std::ilogb(m) : 0;
+  return query_scale({largest_coordinate(*p.a), largest_coordinate(*p.b), max_abs(p.pa->x), max_abs(p.pb->x)});
 }
 
 GjkResult gjk_alone(const GjkPair& p, const GjkOptions& options) {
@@ -385,7 +384,7 @@ GjkResult gjk_alone(const GjkPair& p, const GjkOptions& options) {
   if (k == 0) return gjk_one(p, options);
   if (k > kSmallestPairExponent) return {};  // invalid: its world points round on the subnormal grid
   const ConvexShape a = scaled(*p.a, k), b = scaled(*p.b, k);
-  const Pose pa{p.pa->R, ldexp(p.pa->x, k)}, pb{p.pb->R, ldexp(p.pb->x, k)};
+  const Pose pa = scaled(*p.pa, k), pb = scaled(*p.pb, k);
   GjkResult r = gjk_one({&a, reach(a), &pa, &b, reach(b), &pb, p.warm}, options);
   scale_lengths(r, -k);
   return r;

@@ -199,15 +199,26 @@ void PersistentSap::check_present(std::uint32_t handle) const {
   if (!contains(handle)) throw std::invalid_argument(handle_text(handle) + ": not present");
 }
 
+namespace {
+
+// Capacity for n, grown at least twofold (reserve(n) alone allocates exactly
+// n: one object inserted at a time would copy every array each time).
+template <class T>
+void reserve_for(std::vector<T>& v, std::size_t n) {
+  if (v.capacity() < n) v.reserve(std::max(n, 2 * v.capacity()));
+}
+
+}  // namespace
+
 void PersistentSap::make_room(std::uint32_t top, std::size_t new_objects) {
   // Every allocation first (a large handle may well fail): the resizes
   // within capacity after them cannot throw, so a throw changes nothing.
   const std::size_t n = std::max(bounds_.size(), top + std::size_t{1});
-  bounds_.reserve(n);
-  positions_.reserve(n);
-  present_.reserve(n);
-  degree_.reserve(n);
-  for (std::vector<Endpoint>& e : axes_) e.reserve(e.size() + 2 * new_objects);
+  reserve_for(bounds_, n);
+  reserve_for(positions_, n);
+  reserve_for(present_, n);
+  reserve_for(degree_, n);
+  for (std::vector<Endpoint>& e : axes_) reserve_for(e, e.size() + 2 * new_objects);
   bounds_.resize(n);
   positions_.resize(n);
   present_.resize(n, 0);

@@ -8,7 +8,6 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
-#include <initializer_list>
 #include <limits>
 #include <stdexcept>
 #include <vector>
@@ -374,27 +373,11 @@ bool valid_path(const RigidPath& p) {
 // times do not change, and the answer's GJK lengths are scaled back; a query
 // GJK could not scale (below 2^-kSmallestPairExponent) is invalid as in GJK.
 
-int query_scale(std::initializer_list<double> lengths) {
-  const double m = std::max(lengths);
-  return m < kTinyPair && m > 0 ? -std::ilogb(m) : 0;
-}
-
-double moving_length(const RigidMotion& m) {
-  return max_abs(m.type == RigidMotionType::translation ? m.translation : m.center);
-}
-
-Pose scaled(const Pose& p, int k) { return {p.R, ldexp(p.x, k)}; }
-
-RigidMotion scaled(RigidMotion m, int k) {
-  m.translation = ldexp(m.translation, k);
-  m.center = ldexp(m.center, k);
-  return m;
-}
-
-RigidPath scaled(RigidPath p, int k) {
-  p.start.x = ldexp(p.start.x, k);
-  p.velocity = ldexp(p.velocity, k);
-  return p;
+// The scale of b moving by m against a: the motion's own length is its
+// displacement or its center.
+int motion_scale(const ConvexShape& a, const Pose& pa, const ConvexShape& b, const Pose& pb, const RigidMotion& m) {
+  const Vec3& moving = m.type == RigidMotionType::translation ? m.translation : m.center;
+  return query_scale({largest_coordinate(a), largest_coordinate(b), max_abs(pa.x), max_abs(pb.x), max_abs(moving)});
 }
 
 // `method` (advance or bisect) on b's motion, at 2^k times its size where tiny.
@@ -402,12 +385,12 @@ template <class Method>
 ToiResult on_motion(const ConvexShape& a, const Pose& pa, const ConvexShape& b, const Pose& pb, const RigidMotion& m,
                     const ToiOptions& o, Method method) {
   if (!is_valid(o) || !valid_motion_input(a, pa, b, pb, m) || !motion_in_domain(pb, m)) return {};
-  const int k = query_scale({largest_coordinate(a), largest_coordinate(b), max_abs(pa.x), max_abs(pb.x), moving_length(m)});
+  const int k = motion_scale(a, pa, b, pb, m);
   if (k == 0) return method(a, b, MotionMover(pa, b, pb, m), o);
   if (k > kSmallestPairExponent) return {};
   const ConvexShape sa = scaled(a, k), sb = scaled(b, k);
-  const Pose spb = scaled(pb, k);
-  ToiResult r = method(sa, sb, MotionMover(scaled(pa, k), sb, spb, scaled(m, k)), o);
+  const Pose spa = scaled(pa, k), spb = scaled(pb, k);  // MotionMover keeps a reference to spa
+  ToiResult r = method(sa, sb, MotionMover(spa, sb, spb, scaled(m, k)), o);
   scale_lengths(r.at_toi, -k);
   return r;
 }
@@ -490,9 +473,7 @@ std::optional<double> exact_first_contact(const ConvexShape& a, const Pose& pose
   }
   // A tiny query at 2^k times its size, as time_of_impact() runs it: the
   // trace's bounds too take norms (the same first contact, exactly).
-  if (const int k = query_scale({largest_coordinate(a), largest_coordinate(b), max_abs(pose_a.x), max_abs(pose_b.x),
-                                 moving_length(motion_b)});
-      k != 0) {
+  if (const int k = motion_scale(a, pose_a, b, pose_b, motion_b); k != 0) {
     return exact_first_contact(scaled(a, k), scaled(pose_a, k), scaled(b, k), scaled(pose_b, k), scaled(motion_b, k));
   }
   const std::vector<Vec3> wa = world_vertices(a, pose_a), wb = world_vertices(b, pose_b);
