@@ -305,6 +305,60 @@ TEST_CASE("rigid.polyhedra.a box turned against a wall") {
   CHECK_FALSE(world.trace(bar, RigidMotion::rotate({0, 0, 0}, {0, 0, 1}, tan_half(60)), options).hit);
 }
 
+TEST_CASE("rigid.polyhedra.tiny bodies and tiny axes: a half turn through a body hits as at size 1") {
+  // The box [1.5, 2.5] x [-0.5, 0.5]^2 turned a half turn about the z axis
+  // through the origin, against the still box [-0.5, 0.5] x [1.5, 2.5] x
+  // [-0.5, 0.5] (both ends of the move are clear of it). Its leading corner
+  // (1.5, 0.5) turned by theta is (1.5 cos - 0.5 sin, 1.5 sin + 0.5 cos), the
+  // still corner (0.5, 1.5) at cos = 3/5, sin = 4/5, theta = 2 atan(1/2);
+  // before that 1.5 cos > 0.5 + 0.5 sin keeps the leading edge right of
+  // x = 0.5: the first contact. A half turn about a has theta(u) = 2 atan(u
+  // |a| / (1 - u)): u* = 1/3 for |a| = 1, and 1 / (1 + 2 |a|), within an
+  // ulp below 1, for a tiny axis. At 2^-540 and below, the swept boxes'
+  // sagitta (a norm through its square) was 0 and the broad phase dropped
+  // every pair; a half turn about an axis of 2^-600 evaluated the end pose as
+  // 0 / 0. Both were silent misses.
+  const auto scaled_box = [](double s, Vec3 lo, Vec3 hi) {
+    return box({s * lo.x, s * lo.y, s * lo.z}, {s * hi.x, s * hi.y, s * hi.z});
+  };
+  const RigidMotion half = RigidMotion::rotate({0, 0, 0}, {0, 0, 1}, INFINITY);
+  Trace unit[2];
+  for (const int k : {0, -300, -540, -700, -1000}) {
+    CAPTURE(k);
+    const double s = std::ldexp(1.0, k);
+    PolyhedraScene world;
+    world.add(scaled_box(s, {-0.5, 1.5, -0.5}, {0.5, 2.5, 0.5}));
+    const Polyhedron bar = scaled_box(s, {1.5, -0.5, -0.5}, {2.5, 0.5, 0.5});
+    for (int zone = 0; zone < 2; ++zone) {
+      TraceOptions options;
+      options.narrow.expel = zone ? 0.01 * s : 0;  // the zone stops it earlier
+      const Trace t = world.trace(bar, half, options);
+      REQUIRE(t.hit);
+      if (zone == 0) {
+        CHECK(t.fraction <= 1.0 / 3);
+        CHECK(t.fraction >= 1.0 / 3 - 1e-9);
+      } else {
+        CHECK(t.fraction < 1.0 / 3 - 1e-3);
+      }
+      if (k == 0) unit[zone] = t;
+      CHECK(t.fraction == unit[zone].fraction);  // scaling by 2^k changes no rounding of the kernels
+      CHECK(t.first.kind == unit[zone].first.kind);
+      CHECK(t.first.normal.x == unit[zone].first.normal.x);
+      CHECK(t.first.normal.y == unit[zone].first.normal.y);
+    }
+  }
+  PolyhedraScene world;
+  world.add(box({-0.5, 1.5, -0.5}, {0.5, 2.5, 0.5}));
+  for (const int k : {-600, -1000}) {
+    CAPTURE(k);
+    const Trace t = world.trace(box({1.5, -0.5, -0.5}, {2.5, 0.5, 0.5}),
+                                RigidMotion::rotate({0, 0, 0}, {0, 0, std::ldexp(1.0, k)}, INFINITY));
+    REQUIRE(t.hit);
+    CHECK(t.fraction < 1);  // u* = 1 - 2^(k+1) + ..., within an ulp of 1
+    CHECK(t.fraction >= 1 - 1e-9);
+  }
+}
+
 TEST_CASE("rigid.polyhedra.the expel zone keeps every vertex out of the other bodies") {
   // A stack of boxes on a floor, and a box moved by random translations and
   // rotations, each stopped at its first contact (placed by apply(), in

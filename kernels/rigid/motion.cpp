@@ -1,6 +1,7 @@
 // Names, validity, inversion and double evaluation of rigid motions
 // (rigid_motion.hpp, rigid_ccd.hpp), and the exact conversions of rigid
 // queries (rigid_oracle.hpp).
+#include <algorithm>
 #include <cmath>
 
 #include "conversions.hpp"
@@ -49,7 +50,15 @@ Vec3 apply(const RigidMotion& motion, const Vec3& x, double u) {
   const double tau = motion.tan_half;
   const int infinity = std::isinf(tau) ? (tau > 0 ? 1 : -1) : 0;
   const auto [g, s] = rigid::cayley_parameters(u, 1.0, tau, infinity);
-  const auto X = rigid::rotate(rigid::rotation_terms(x, motion.center, motion.axis), g, s);
+  // X and W are homogeneous of degree 2 in (g, s a) (motion_formulas.hpp): the
+  // axis and then (g, s a) brought near 1 by powers of two, which changes no
+  // bit where nothing under- or overflows, and keeps W of a half turn about a
+  // tiny axis (s^2 |a|^2 at u = 1) from underflowing to 0 / 0.
+  const int k = unit_exponent(motion.axis);
+  const double s_k = std::ldexp(s, -k);
+  const int m = -std::ilogb(std::max(std::abs(g), std::abs(s_k)));
+  const auto X = rigid::rotate(rigid::rotation_terms(x, motion.center, ldexp(motion.axis, k)), std::ldexp(g, m),
+                               std::ldexp(s_k, m));
   return {X[0] / X[3], X[1] / X[3], X[2] / X[3]};
 }
 

@@ -24,22 +24,30 @@ namespace simdccd {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+/// Added to the bounds below: their relative terms do not cover the rounding
+/// of tiny coordinates, whose every operation may lose up to half the
+/// smallest subnormal, 2^-1075 (64 of them here).
+constexpr double kSubnormalSlack = 0x1p-1068;
 
 Vec3 abs(const Vec3& a) { return {std::abs(a.x), std::abs(a.y), std::abs(a.z)}; }
 Vec3 unit(const Vec3& a) {
-  const double n = norm(a);
-  return n > 0 ? (1 / n) * a : Vec3{};
+  const Vec3 b = ldexp(a, unit_exponent(a));  // a near 1: a tiny normal's square would underflow
+  const double n = norm(b);
+  return n > 0 ? (1 / n) * b : Vec3{};
 }
 double at(const Vec3& a, int axis) { return axis == 0 ? a.x : axis == 1 ? a.y : a.z; }
 
-/// The normal (f1 - f0) x (f2 - f0) of a triangle, and its permanent.
+/// The normal (f1 - f0) x (f2 - f0) of a triangle, and its permanent, both
+/// times one power of two: the one that brings the permanent's factors |f1| +
+/// |f0| and |f2| + |f0| to [1, 2) each, so that a tiny triangle's products
+/// neither underflow (at 2^-540 they would be 0). Every sign and comparison
+/// of the two is that of the unscaled ones, and so is the direction.
 Vec3 normal_of(const Polyhedron& body, const Triangle& t, Vec3* permanent = nullptr) {
   const Vec3& f0 = body.vertices[t[0]];
-  const Vec3 d1 = body.vertices[t[1]] - f0, d2 = body.vertices[t[2]] - f0;
-  if (permanent != nullptr) {
-    *permanent = cross(abs(body.vertices[t[1]]) + abs(f0), abs(body.vertices[t[2]]) + abs(f0));
-  }
-  return cross(d1, d2);
+  const Vec3 p1 = abs(body.vertices[t[1]]) + abs(f0), p2 = abs(body.vertices[t[2]]) + abs(f0);
+  const int k1 = unit_exponent(p1), k2 = unit_exponent(p2);
+  if (permanent != nullptr) *permanent = cross(ldexp(p1, k1), ldexp(p2, k2));
+  return cross(ldexp(body.vertices[t[1]] - f0, k1), ldexp(body.vertices[t[2]] - f0, k2));
 }
 
 /// Exact: whether the edge (a, b) shared by triangles with third vertices c
@@ -102,22 +110,28 @@ Boxes swept_vertex_boxes(const Polyhedron& body, const RigidMotion& motion) {
   Boxes boxes;
   boxes.resize(body.vertices.size());
   const bool rotation = motion.type == RigidMotionType::rotation;
-  const Vec3& a = motion.axis;
+  // The axis near 1 (the sagitta takes only its direction): a tiny axis's
+  // square would underflow.
+  const Vec3 a = ldexp(motion.axis, unit_exponent(motion.axis));
   const double A = dot(a, a);
   // cos(theta(1) / 2) = g / sqrt(g^2 + s^2 A) at u = 1.
   const bool half_turn = std::isinf(motion.tan_half);
-  const double cos_half = !rotation || A == 0 ? 1 : half_turn ? 0 : 1 / std::sqrt(1 + motion.tan_half * motion.tan_half * A);
+  const double cos_half = !rotation || A == 0                      ? 1
+                          : half_turn                                ? 0
+                                                                     : 1 / std::sqrt(1 + std::ldexp(motion.tan_half * motion.tan_half * A,
+                                                                                                   -2 * unit_exponent(motion.axis)));
   for (std::size_t i = 0; i < body.vertices.size(); ++i) {
     const Vec3& x = body.vertices[i];
     const Vec3 y = apply(motion, x, 1);
     double margin;
     if (rotation) {
       const Vec3 w = x - motion.center;
-      const double rho = A > 0 ? norm(cross(a, w)) / std::sqrt(A) : 0;
-      margin = rho * (1 - cos_half) * (1 + 0x1p-40) + 0x1p-40 * (max_abs(motion.center) + 2 * norm(w));
+      const double rho = A > 0 ? stable_norm(cross(a, w)) / std::sqrt(A) : 0;
+      margin = rho * (1 - cos_half) * (1 + 0x1p-40) + 0x1p-40 * (max_abs(motion.center) + 2 * stable_norm(w));
     } else {
       margin = 0x1p-50 * (max_abs(x) + max_abs(motion.translation));
     }
+    margin += kSubnormalSlack;
     for (int k = 0; k < 3; ++k) {
       boxes.lo[k][i] = std::min(at(x, k), at(y, k)) - margin;
       boxes.hi[k][i] = std::max(at(x, k), at(y, k)) + margin;
@@ -150,11 +164,12 @@ std::vector<std::uint8_t> culled_faces(const Polyhedron& body, const RigidMotion
     if (motion.type == RigidMotionType::translation) {
       // The relative motion of the vertex: v (vertex-face) or -v (face-vertex).
       const double approach = dot(n, motion.translation) * (still ? 1 : -1);
-      culled[f] = approach > 0x1p-44 * dot(pn, abs(motion.translation));
+      culled[f] = approach > 0x1p-44 * dot(pn, abs(motion.translation)) + kSubnormalSlack;
     } else if (still) {
       const Vec3& f0 = body.vertices[body.triangles[f][0]];
       const double height = dot(n, motion.center - f0) + moving_radius * norm(n);
-      culled[f] = height < -0x1p-40 * (dot(pn, abs(motion.center) + abs(f0)) + moving_radius * norm(pn));
+      culled[f] =
+          height < -0x1p-40 * (dot(pn, abs(motion.center) + abs(f0)) + moving_radius * norm(pn)) - kSubnormalSlack;
     }
   }
   return culled;
@@ -397,7 +412,7 @@ Trace PolyhedraScene::trace(const Polyhedron& moving, const RigidMotion& motion,
   const Boxes face_boxes = element_boxes(vertex_boxes, moving.triangles);
   const Boxes edge_boxes = element_boxes(vertex_boxes, moving_edges.edges, &moving_edges.internal);
   double radius = 0;  // of the ball about a rotation's center that holds the moving body
-  for (const Vec3& v : moving.vertices) radius = std::max(radius, norm(v - motion.center));
+  for (const Vec3& v : moving.vertices) radius = std::max(radius, stable_norm(v - motion.center));
   radius *= 1 + 0x1p-40;
   const std::vector<std::uint8_t> moving_culled =
       zone ? culled_faces(moving, motion, false, radius) : std::vector<std::uint8_t>(moving.triangles.size(), 0);
