@@ -337,4 +337,62 @@ TEST_CASE("advance: articulated paths and offsets out of the rigid API's domain 
   }
 }
 
+TEST_CASE("advance: a non-finite axis at angle 0, options out of range with every pair culled, a NaN joint axis") {
+  // Two cubes of half-size 1/2, a from x = -3 moving by (6, 0, 0) into b at
+  // the origin: faces meet when -2.5 + 6 t = -0.5, t = 1/3. A path's axis
+  // multiplies its angle in the motion bound: a NaN axis at angle 0 made the
+  // bound NaN and c2a and hca answered "separate" (ca: the iteration cap).
+  const RigidModel cube = build_model(box({0.5, 0.5, 0.5}));
+  RigidPath moving = still_at({-3, 0, 0});
+  moving.velocity = {6, 0, 0};
+  for (AdvanceMethod m : kMethods) {
+    CAPTURE(to_string(m));
+    AdvanceOptions o;
+    o.method = m;
+    const AdvanceResult good = advance(cube, moving, cube, still_at({}), o);
+    REQUIRE(good.status == AdvanceStatus::contact);
+    CHECK(good.toc <= 1.0 / 3);
+    for (const Vec3 axis : {Vec3{NAN, 0, 0}, Vec3{INFINITY, 0, 0}, Vec3{0, -INFINITY, 0}}) {
+      RigidPath bad = moving, bad_still = still_at({});
+      bad.axis = bad_still.axis = axis;
+      CHECK(advance(cube, bad, cube, still_at({}), o).status == AdvanceStatus::invalid_input);
+      CHECK(advance(cube, moving, cube, bad_still, o).status == AdvanceStatus::invalid_input);
+      const AdvanceQuery q{&cube, &cube, bad, still_at({})};
+      CHECK(advance_batch({&q, 1}, o)[0].status == AdvanceStatus::invalid_input);
+    }
+  }
+  // Articulated: a rod [0, 2] x [-0.05, 0.05]^2 and a block 100 away, both
+  // still: every link pair is culled before any advancement, where the
+  // options were checked; out of range they answered "separate".
+  const auto rod = std::make_shared<const RigidModel>(build_model(box_between({0, -0.05, -0.05}, {2, 0.05, 0.05})));
+  const auto block = std::make_shared<const RigidModel>(build_model(box({0.1, 0.1, 0.5})));
+  ArticulatedModel a, b;
+  a.links.push_back({-1, JointType::fixed, Pose{}, {0, 0, 1}, rod});
+  b.links.push_back({-1, JointType::fixed, Pose{}, {0, 0, 1}, block});
+  ArticulatedPath here, far;
+  here.q0 = here.q1 = far.q0 = far.q1 = {0};
+  far.base.start.x = {100, 0, 0};
+  CHECK(advance(a, here, b, far).status == AdvanceStatus::separate);
+  std::vector<AdvanceOptions> bad_options(6);
+  bad_options[0].method = static_cast<AdvanceMethod>(7);
+  bad_options[1].threshold = NAN;
+  bad_options[2].threshold = -1;
+  bad_options[3].control = 0;
+  bad_options[4].control = NAN;
+  bad_options[5].max_iterations = -5;
+  for (std::size_t i = 0; i < bad_options.size(); ++i) {
+    CAPTURE(i);
+    CHECK(advance(a, here, b, far, bad_options[i]).status == AdvanceStatus::invalid_input);
+  }
+  // A NaN joint axis (revolute or prismatic; a fixed joint's axis, unused,
+  // must still be finite): the unit test |axis| - 1 <= 2^-46 let NaN through.
+  for (const JointType joint : {JointType::fixed, JointType::revolute, JointType::prismatic}) {
+    CAPTURE(static_cast<int>(joint));
+    ArticulatedModel nan_axis = a;
+    nan_axis.links[0].joint = joint;
+    nan_axis.links[0].axis = {NAN, 0, 0};
+    CHECK(advance(nan_axis, here, b, far).status == AdvanceStatus::invalid_input);
+  }
+}
+
 }  // namespace simdccd

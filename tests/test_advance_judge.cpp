@@ -137,4 +137,31 @@ TEST_CASE("advance judge: models crossing at the start, answered at 0, are not l
   }
 }
 
+TEST_CASE("advance judge: an invalid_input answer claims nothing, so nothing is missed or late") {
+  // Two cubes of half-size 1/2, a from x = -3 moving by (6, 0, 0) into b,
+  // which turns by 0.1 about z (the certified reference: both move): they
+  // meet near t = 1/3. A threshold of 10^-30 cannot be certified, so every
+  // method answers invalid_input; the judge had counted that as a miss (and
+  // with b still, the exact judge's path, it did not).
+  const RigidModel a = build_model(box({0.5, 0.5, 0.5})), b = build_model(box({0.5, 0.5, 0.5}));
+  RigidPath pa, pb;
+  pa.start.x = {-3, 0, 0};
+  pa.velocity = {6, 0, 0};
+  pb.axis = {0, 0, 1};
+  pb.angle = 0.1;
+  const RigidJudge judge(a, b);
+  AdvanceOptions o;
+  o.threshold = 1e-30;
+  const AdvanceResult r = advance(a, pa, b, pb, o);
+  REQUIRE(r.status == AdvanceStatus::invalid_input);
+  const TrialVerdict v = judge(pa, pb, r);
+  CHECK_FALSE(v.missed);
+  CHECK_FALSE(v.failed());
+  // The same trial answered "separate" is a miss: the reference sees the contact.
+  AdvanceResult wrong = r;
+  wrong.status = AdvanceStatus::separate;
+  wrong.toc = 1;
+  CHECK(judge(pa, pb, wrong).missed);
+}
+
 }  // namespace simdccd

@@ -357,6 +357,11 @@ TEST_CASE("convex.toi: invalid input") {
   p.axis = {0, 0, 1};
   p.angle = nan;
   CHECK(time_of_impact(a, RigidPath{}, a, p).status == ToiStatus::invalid_input);
+  p.angle = 0;  // a non-finite axis is bad input even where it turns nothing (as for advance())
+  p.axis = {nan, 0, 0};
+  CHECK(time_of_impact(a, RigidPath{}, a, p).status == ToiStatus::invalid_input);
+  p.axis = {0, -std::numeric_limits<double>::infinity(), 0};
+  CHECK(time_of_impact(a, p, a, RigidPath{}).status == ToiStatus::invalid_input);
   // b starts 2^12 below max_magnitude (2^60) along x and moves 2^13 farther:
   // apart all along, but its end pose is past what GJK accepts.
   const Pose edge = at({0x1p60 - 0x1p12, 0, 0});

@@ -113,7 +113,7 @@ enum class AdvanceStatus : std::uint8_t {
   contact,          ///< within threshold at toc
   separate,         ///< never within zero distance over [0, 1]
   iteration_limit,  ///< gave up at toc (no contact before toc)
-  invalid_input,    ///< non-finite pose or path, a threshold, control, iteration cap or method out of range, or a scale below 2^-400
+  invalid_input,    ///< non-finite pose, path (its axis too, even at angle 0) or joint axis, a threshold, control, iteration cap or method out of range (checked before any pair is culled), or a scale below 2^-400
 };
 std::string_view to_string(AdvanceStatus status);
 
@@ -154,7 +154,7 @@ struct Link {
   std::int32_t parent = -1;
   JointType joint = JointType::fixed;
   Pose offset;
-  Vec3 axis{0, 0, 1};  ///< unit, in the offset frame
+  Vec3 axis{0, 0, 1};  ///< unit (a fixed joint: any finite vector), in the offset frame
   std::shared_ptr<const RigidModel> model;  ///< may be null (no geometry)
 };
 

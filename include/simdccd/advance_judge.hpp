@@ -24,6 +24,8 @@ struct TrialVerdict {
   double toc_gap = NAN;
   bool failed() const { return late || missed || above_threshold; }
 };
+// Both judges give an answer of status invalid_input an empty verdict: it
+// claims nothing (the caller counts such answers apart).
 
 /// Judges trials of one rigid model pair: the exact oracle when a moves by a
 /// pure translation or a pure rotation (|angle| < 3.14) and b stands still,

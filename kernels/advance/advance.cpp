@@ -85,15 +85,21 @@ namespace advancement {
 bool valid_pose(const Pose& p) { return is_rotation(p.R) && finite(p.x) && norm(p.x) <= 0x1p60; }
 
 bool valid_path(const RigidPath& p) {
-  return valid_pose(p.start) && finite(p.velocity) && std::isfinite(p.angle) &&
+  // A finite axis even where the angle is 0 (its product with the angle
+  // enters the motion bound: a NaN axis made it NaN, and "separate" came out).
+  return valid_pose(p.start) && finite(p.velocity) && finite(p.axis) && std::isfinite(p.angle) &&
          p.angle >= 0 && p.angle <= 4 * M_PI && (p.angle == 0 || std::abs(norm(p.axis) - 1) <= 0x1p-46) &&
          norm(p.start.x) + norm(p.velocity) <= 0x1p60;
 }
 
-bool certifiable(const AdvanceOptions& o, double reach_a, double reach_b, double offset) {
-  return certified_scale(reach_a, reach_b, offset) && std::isfinite(o.threshold) &&
-         o.threshold > 8 * distance_error(reach_a, reach_b, offset) && o.max_iterations > 0 && o.control > 0 &&
+bool valid_options(const AdvanceOptions& o) {
+  return std::isfinite(o.threshold) && o.threshold >= 0 && o.max_iterations > 0 && o.control > 0 &&
          o.control <= 1 && o.method <= AdvanceMethod::hca;
+}
+
+bool certifiable(const AdvanceOptions& o, double reach_a, double reach_b, double offset) {
+  return valid_options(o) && certified_scale(reach_a, reach_b, offset) &&
+         o.threshold > 8 * distance_error(reach_a, reach_b, offset);
 }
 
 }  // namespace advancement

@@ -35,7 +35,7 @@ bool valid(const ArticulatedModel& m, const ArticulatedPath& p) {
     if (l.parent >= static_cast<std::int32_t>(k) || l.parent < -1) return false;
     if ((k == 0) != (l.parent == -1)) return false;  // one root, first
     if (!std::isfinite(p.q0[k]) || !std::isfinite(p.q1[k])) return false;
-    if (l.joint != JointType::fixed && std::abs(norm(l.axis) - 1) > 0x1p-46) return false;
+    if (!finite(l.axis) || (l.joint != JointType::fixed && !(std::abs(norm(l.axis) - 1) <= 0x1p-46))) return false;
     if (!advancement::valid_pose(l.offset)) return false;
   }
   // The rigid API's rules: a negative angle or a non-unit axis would break the motion bound.
@@ -94,7 +94,9 @@ std::vector<Pose> link_poses(const ArticulatedModel& model, const ArticulatedPat
 AdvanceResult advance(const ArticulatedModel& a, const ArticulatedPath& pa, const ArticulatedModel& b,
                       const ArticulatedPath& pb, const AdvanceOptions& options) {
   AdvanceResult out;
-  if (!valid(a, pa) || !valid(b, pb)) {
+  // The options before any link pair: where every pair is culled, options
+  // out of range would otherwise pass unseen ("separate").
+  if (!valid(a, pa) || !valid(b, pb) || !advancement::valid_options(options)) {
     out.status = AdvanceStatus::invalid_input;
     return out;
   }

@@ -24,10 +24,14 @@ inline bool certified_scale(double reach_a, double reach_b, double offset) {
   return reach_a + reach_b + offset >= kLeastScale;
 }
 
-/// False when the scale reach_a + reach_b + offset is below 2^-400, the
-/// threshold is not above 8 distance_error(reach_a, reach_b, offset), the
-/// iteration cap is not positive, the control is not in (0, 1] or the
-/// method is none of AdvanceMethod's.
+/// Options in range whatever the models: a finite threshold >= 0 (0: the
+/// default), a positive iteration cap, a control in (0, 1] and one of
+/// AdvanceMethod's methods.
+bool valid_options(const AdvanceOptions& o);
+
+/// False when the options are not valid_options, the scale reach_a + reach_b
+/// + offset is below 2^-400 or the threshold is not above 8
+/// distance_error(reach_a, reach_b, offset).
 bool certifiable(const AdvanceOptions& o, double reach_a, double reach_b, double offset);
 
 }  // namespace simdccd::advancement

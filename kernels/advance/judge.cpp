@@ -61,7 +61,8 @@ void judge_certified(const ReferenceTree& a, const RigidPath& pa, const Referenc
     v.unverified = true;
   } else if (!*apart) {
     v.reference_contact = true;
-    (has_toc(r) ? v.late : v.missed) = true;
+    if (has_toc(r)) v.late = true;
+    if (r.status == AdvanceStatus::separate) v.missed = true;
   }
 }
 
@@ -126,6 +127,7 @@ RigidJudge::RigidJudge(const RigidModel& a, const RigidModel& b)
 
 TrialVerdict RigidJudge::operator()(const RigidPath& pa, const RigidPath& pb, const AdvanceResult& answer) const {
   TrialVerdict v;
+  if (answer.status == AdvanceStatus::invalid_input) return v;  // it claims nothing
   const bool b_turns = pb.angle != 0;
   const bool translation = pa.angle == 0 && !b_turns;
   const bool rotation = pa.angle != 0 && pa.angle < 3.14 && is_zero(pa.velocity) && !b_turns &&
@@ -148,6 +150,7 @@ ArticulatedJudge::ArticulatedJudge(const ArticulatedModel& a, const ArticulatedM
 TrialVerdict ArticulatedJudge::operator()(const ArticulatedPath& pa, const ArticulatedPath& pb,
                                           const AdvanceResult& answer) const {
   TrialVerdict v;
+  if (answer.status == AdvanceStatus::invalid_input) return v;  // it claims nothing
   const double end = has_toc(answer) ? answer.toc : 1;
   for (std::size_t ka = 0; ka < a_.links.size() && !v.failed(); ++ka) {
     if (!trees_a_[ka]) continue;
@@ -160,7 +163,8 @@ TrialVerdict ArticulatedJudge::operator()(const ArticulatedPath& pa, const Artic
         v.unverified = true;
       } else if (!*apart) {
         v.reference_contact = true;
-        (has_toc(answer) ? v.late : v.missed) = true;
+        if (has_toc(answer)) v.late = true;
+        if (answer.status == AdvanceStatus::separate) v.missed = true;
         break;
       }
     }

@@ -359,8 +359,8 @@ bool motion_in_domain(const Pose& pb, const RigidMotion& m) {
 bool valid_path(const RigidPath& p) {
   if (!is_valid(p.start) || !finite(p.velocity) || !(norm(p.velocity) <= max_magnitude)) return false;
   if (!(norm(p.start.x + p.velocity) <= max_magnitude)) return false;  // its end, as above
-  if (!(p.angle >= 0 && p.angle <= 0x1p20)) return false;
-  return p.angle == 0 || (finite(p.axis) && std::fabs(dot(p.axis, p.axis) - 1) <= 0x1p-45);
+  if (!(p.angle >= 0 && p.angle <= 0x1p20) || !finite(p.axis)) return false;  // a NaN axis is bad input, turning or not
+  return p.angle == 0 || std::fabs(dot(p.axis, p.axis) - 1) <= 0x1p-45;
 }
 
 // ---------------------------------------------------------------------------

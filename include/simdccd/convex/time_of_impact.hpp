@@ -78,7 +78,7 @@ ToiResult time_of_impact(const ConvexShape& a, const Pose& pose_a, const ConvexS
 /// Both bodies move along RigidPaths (pose.hpp, t in [0, 1]). A path is valid
 /// when its start is a valid pose, its velocity finite and at most
 /// max_magnitude, its end's translation too, its angle finite in [0, 2^20],
-/// and (angle > 0) its axis unit within 2^-45 in squared norm. Tiny queries
+/// its axis finite, and (angle > 0) unit within 2^-45 in squared norm. Tiny queries
 /// run scaled as above (lengths: sizes, vertices, starts and velocities).
 ToiResult time_of_impact(const ConvexShape& a, const RigidPath& path_a, const ConvexShape& b, const RigidPath& path_b,
                          const ToiOptions& options = {});
