@@ -359,6 +359,47 @@ TEST_CASE("rigid.polyhedra.tiny bodies and tiny axes: a half turn through a body
   }
 }
 
+TEST_CASE("rigid.polyhedra.a face the swept ball crosses is not culled (a reviewer's scene)") {
+  // A flat quad in the plane z = z0 (front +z) and a triangle about 2^-45
+  // across on its corner v0, one vertex 2^-48.05 above the plane, turned a
+  // half turn about a centre 2^-48.2 below it: the swept ball (radius about
+  // 2^-46.3) crosses the plane, so no quad face may be culled, and within
+  // the zone e = 0.01 the exact first contact is at u = 0 (the brute force
+  // over every feature pair says so). The culling's rounding bound took the
+  // cross product of |f1| + |f0| and |f2| + |f0| as the permanent: its terms
+  // subtract, here to a negative dot product, so the "certainly behind" test
+  // passed at +2^-46 and every vertex-face pair was culled (first contact
+  // 0.34, edge-edge: late).
+  Polyhedron quad;
+  quad.vertices = {{-0x1.44bf8p-2, -0x1.99ae8p-1, -0x1.6618p-1},
+                   {0x1.9302ep+0, -0x1.99ae8p-1, -0x1.6618p-1},
+                   {0x1.9302ep+0, 0x1.e8bcp-3, -0x1.6618p-1},
+                   {-0x1.44bf8p-2, 0x1.e8bcp-3, -0x1.6618p-1}};
+  quad.triangles = {{0, 1, 2}, {0, 2, 3}};
+  Polyhedron speck;
+  speck.vertices = {{-0x1.44bf800000041p-2, -0x1.99ae800000086p-1, -0x1.6617fffffffe1p-1},
+                    {-0x1.44bf8000000a6p-2, -0x1.99ae80000007dp-1, -0x1.6618000000039p-1},
+                    {-0x1.44bf8000000c1p-2, -0x1.99ae80000002fp-1, -0x1.6617fffffffccp-1}};
+  speck.triangles = {{0, 1, 2}};
+  const RigidMotion half = RigidMotion::rotate({-0x1.44bf80000009cp-2, -0x1.99ae800000043p-1, -0x1.661800000001cp-1},
+                                               {-0x1.e02acp-1, 0x1.b7b68p-2, -0x1.5d074p-1}, INFINITY);
+  const double e = 0.01;
+  const Brute b = brute_force(speck, {quad}, half, e);
+  REQUIRE(b.hit);
+  CHECK(b.hi == 0);
+  PolyhedraScene world;
+  world.add(quad);
+  for (const Mode mode : {Mode::conservative, Mode::exact}) {
+    TraceOptions options;
+    options.narrow.mode = mode;
+    options.narrow.expel = e;
+    const Trace t = world.trace(speck, half, options);
+    CHECK(t.hit);
+    CHECK(t.fraction == 0);
+    CHECK(t.culled == 0);
+  }
+}
+
 TEST_CASE("rigid.polyhedra.the expel zone keeps every vertex out of the other bodies") {
   // A stack of boxes on a floor, and a box moved by random translations and
   // rotations, each stopped at its first contact (placed by apply(), in

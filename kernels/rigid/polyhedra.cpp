@@ -37,16 +37,21 @@ Vec3 unit(const Vec3& a) {
 }
 double at(const Vec3& a, int axis) { return axis == 0 ? a.x : axis == 1 ? a.y : a.z; }
 
-/// The normal (f1 - f0) x (f2 - f0) of a triangle, and its permanent, both
-/// times one power of two: the one that brings the permanent's factors |f1| +
-/// |f0| and |f2| + |f0| to [1, 2) each, so that a tiny triangle's products
-/// neither underflow (at 2^-540 they would be 0). Every sign and comparison
-/// of the two is that of the unscaled ones, and so is the direction.
+/// The normal (f1 - f0) x (f2 - f0) of a triangle, and its permanent (the
+/// cross product with every product added: p1.y p2.z + p1.z p2.y, ..., of p1
+/// = |f1| + |f0| and p2 = |f2| + |f0|, which bounds each product the normal
+/// sums), both times one power of two: the one that brings p1 and p2 to
+/// [1, 2) each, so that a tiny triangle's products neither underflow (at
+/// 2^-540 they would be 0). Every sign and comparison of the two is that of
+/// the unscaled ones, and so is the direction.
 Vec3 normal_of(const Polyhedron& body, const Triangle& t, Vec3* permanent = nullptr) {
   const Vec3& f0 = body.vertices[t[0]];
   const Vec3 p1 = abs(body.vertices[t[1]]) + abs(f0), p2 = abs(body.vertices[t[2]]) + abs(f0);
   const int k1 = unit_exponent(p1), k2 = unit_exponent(p2);
-  if (permanent != nullptr) *permanent = cross(ldexp(p1, k1), ldexp(p2, k2));
+  if (permanent != nullptr) {
+    const Vec3 a = ldexp(p1, k1), b = ldexp(p2, k2);
+    *permanent = {a.y * b.z + a.z * b.y, a.z * b.x + a.x * b.z, a.x * b.y + a.y * b.x};
+  }
   return cross(ldexp(body.vertices[t[1]] - f0, k1), ldexp(body.vertices[t[2]] - f0, k2));
 }
 
