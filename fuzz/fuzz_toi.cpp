@@ -26,6 +26,8 @@
 #include <cstring>
 #include <limits>
 #include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "convex_decode.hpp"

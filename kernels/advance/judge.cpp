@@ -61,8 +61,7 @@ void judge_certified(const ReferenceTree& a, const RigidPath& pa, const Referenc
     v.unverified = true;
   } else if (!*apart) {
     v.reference_contact = true;
-    if (has_toc(r)) v.late = true;
-    if (r.status == AdvanceStatus::separate) v.missed = true;
+    (has_toc(r) ? v.late : v.missed) = true;  // separate (an invalid answer is never judged)
   }
 }
 
@@ -163,8 +162,7 @@ TrialVerdict ArticulatedJudge::operator()(const ArticulatedPath& pa, const Artic
         v.unverified = true;
       } else if (!*apart) {
         v.reference_contact = true;
-        if (has_toc(answer)) v.late = true;
-        if (answer.status == AdvanceStatus::separate) v.missed = true;
+        (has_toc(answer) ? v.late : v.missed) = true;
         break;
       }
     }

@@ -23,11 +23,10 @@ inline bool is_zero(const Vec3& a) { return a.x == 0 && a.y == 0 && a.z == 0; }
 inline bool finite(const Vec3& a) { return std::isfinite(a.x) && std::isfinite(a.y) && std::isfinite(a.z); }
 /// a times 2^k (exact while the results stay normal).
 inline Vec3 ldexp(const Vec3& a, int k) { return {std::ldexp(a.x, k), std::ldexp(a.y, k), std::ldexp(a.z, k)}; }
+/// The k that brings |m| to [1, 2) by m times 2^k (0 for a zero or non-finite m).
+inline int unit_exponent(double m) { return m != 0 && std::isfinite(m) ? -std::ilogb(m) : 0; }
 /// The k that brings max_abs(a) to [1, 2) by a times 2^k (0 for a zero or non-finite a).
-inline int unit_exponent(const Vec3& a) {
-  const double m = max_abs(a);
-  return m > 0 && std::isfinite(m) ? -std::ilogb(m) : 0;
-}
+inline int unit_exponent(const Vec3& a) { return unit_exponent(max_abs(a)); }
 /// |a| without the underflow or overflow of its square (norm() of a vector
 /// of 2^-540 is 0): computed at the power of two that brings a near 1. The
 /// same bits as norm() wherever the square stays normal.

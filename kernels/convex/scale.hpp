@@ -22,7 +22,7 @@ namespace simdccd::convex {
 /// brings it to [1, 2).
 inline int query_scale(std::initializer_list<double> lengths) {
   const double m = std::max(lengths);
-  return m < kTinyPair && m > 0 ? -std::ilogb(m) : 0;
+  return m < kTinyPair ? unit_exponent(m) : 0;
 }
 
 /// The largest magnitude of a shape's defining numbers (sizes, half extents,

@@ -95,13 +95,12 @@ struct MotionMover {
       return;
     }
     const Vec3& a = m.axis;
-    const double amax = std::max({std::fabs(a.x), std::fabs(a.y), std::fabs(a.z)});
-    if (amax > 0) {  // scale by a power of two (exactly) so that |a|^2 neither overflows nor underflows
-      const int e = std::ilogb(amax);
-      const Vec3 s{std::ldexp(a.x, -e), std::ldexp(a.y, -e), std::ldexp(a.z, -e)};
+    if (!is_zero(a)) {  // scaled by a power of two (exactly) so that |a|^2 neither overflows nor underflows
+      const int e = unit_exponent(a);
+      const Vec3 s = ldexp(a, e);
       const double ns = norm(s);
       axis = {s.x / ns, s.y / ns, s.z / ns};
-      const double len = std::ldexp(ns, e);
+      const double len = std::ldexp(ns, -e);
       if (std::isinf(m.tan_half)) {
         half_turn = m.tan_half > 0 ? 1 : -1;
         k = len;

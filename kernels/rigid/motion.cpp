@@ -56,7 +56,7 @@ Vec3 apply(const RigidMotion& motion, const Vec3& x, double u) {
   // tiny axis (s^2 |a|^2 at u = 1) from underflowing to 0 / 0.
   const int k = unit_exponent(motion.axis);
   const double s_k = std::ldexp(s, -k);
-  const int m = -std::ilogb(std::max(std::abs(g), std::abs(s_k)));
+  const int m = unit_exponent(std::max(std::abs(g), std::abs(s_k)));
   const auto X = rigid::rotate(rigid::rotation_terms(x, motion.center, ldexp(motion.axis, k)), std::ldexp(g, m),
                                std::ldexp(s_k, m));
   return {X[0] / X[3], X[1] / X[3], X[2] / X[3]};

@@ -115,16 +115,15 @@ Boxes swept_vertex_boxes(const Polyhedron& body, const RigidMotion& motion) {
   Boxes boxes;
   boxes.resize(body.vertices.size());
   const bool rotation = motion.type == RigidMotionType::rotation;
-  // The axis near 1 (the sagitta takes only its direction): a tiny axis's
-  // square would underflow.
-  const Vec3 a = ldexp(motion.axis, unit_exponent(motion.axis));
+  // The axis a near 1, a = 2^ka axis: the sagitta takes only its direction,
+  // and a tiny axis's square would underflow.
+  const int ka = unit_exponent(motion.axis);
+  const Vec3 a = ldexp(motion.axis, ka);
   const double A = dot(a, a);
-  // cos(theta(1) / 2) = g / sqrt(g^2 + s^2 A) at u = 1.
+  // cos(theta(1) / 2) = g / sqrt(g^2 + s^2 |axis|^2) at u = 1, |axis|^2 = 2^-2ka A.
   const bool half_turn = std::isinf(motion.tan_half);
-  const double cos_half = !rotation || A == 0                      ? 1
-                          : half_turn                                ? 0
-                                                                     : 1 / std::sqrt(1 + std::ldexp(motion.tan_half * motion.tan_half * A,
-                                                                                                   -2 * unit_exponent(motion.axis)));
+  const double tA = std::ldexp(motion.tan_half * motion.tan_half * A, -2 * ka);
+  const double cos_half = !rotation || A == 0 ? 1 : half_turn ? 0 : 1 / std::sqrt(1 + tA);
   for (std::size_t i = 0; i < body.vertices.size(); ++i) {
     const Vec3& x = body.vertices[i];
     const Vec3 y = apply(motion, x, 1);
