@@ -982,7 +982,8 @@ inline std::string check_answer(Mode mode, bool valid, const Result& oracle, con
   if (oracle.status != Status::exact) return "the oracle did not decide a valid input";
   if (!a.hit && a.toi != kInf) return "a miss with toi != +inf";
   if (a.hit && !(a.toi >= 0 && a.toi <= 1)) return "a hit with toi outside [0, 1]";
-  const auto toi_low_ok = [&] {  // toi >= toi_lo - tolerance - 2^-52, exactly
+  const auto toi_low_ok = [&] {  // toi >= toi_lo - tolerance - 2^-52, exactly (GMP takes no infinity)
+    if (tolerance == kInf) return true;
     return mpq_class(a.toi) + mpq_class(tolerance) + mpq_class(0x1p-52) >= mpq_class(oracle.toi_lo);
   };
   if (mode == Mode::exact) {

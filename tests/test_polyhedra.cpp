@@ -359,6 +359,76 @@ TEST_CASE("rigid.polyhedra.tiny bodies and tiny axes: a half turn through a body
   }
 }
 
+TEST_CASE("rigid.polyhedra.contacts of a tiny scene are those at size 1, scaled") {
+  // Scene 1: the still box [-0.5, 0.5]^2 x [-1, 0] and, 2^-7 above its top,
+  // the box [-0.375, 0.375] x [-0.75, 0.75] x [2^-7, 1] moving down by 1,
+  // zone e = 2^-6: already within it at u = 0. The moving bottom edges x =
+  // +-0.375 cross the still top edges y = +-0.5 at (+-0.375, +-0.5): four
+  // edge-edge contacts, points on the still edges at z = 0, normal +z; no
+  // vertex lies over the other body's facing face. Scene 2: the half turn of
+  // the test above with its zone, which stops short of the zone: no contact.
+  // At 2^-300 and below the contact tests took products of four lengths,
+  // which underflowed: scene 1 lost its four contacts (and its first contact
+  // had normal (0, -1, 1/32) at 2^-300), scene 2 listed 48 false ones.
+  const auto scaled_box = [](double s, Vec3 lo, Vec3 hi) {
+    return box({s * lo.x, s * lo.y, s * lo.z}, {s * hi.x, s * hi.y, s * hi.z});
+  };
+  const auto trace_at = [&](int scene, double s) {
+    PolyhedraScene world;
+    TraceOptions options;
+    options.contact_points = true;
+    if (scene == 1) {
+      world.add(scaled_box(s, {-0.5, -0.5, -1}, {0.5, 0.5, 0}));
+      options.narrow.expel = 0x1p-6 * s;
+      return world.trace(scaled_box(s, {-0.375, -0.75, 0x1p-7}, {0.375, 0.75, 1}),
+                         RigidMotion::translate({0, 0, -s}), options);
+    }
+    world.add(scaled_box(s, {-0.5, 1.5, -0.5}, {0.5, 2.5, 0.5}));
+    options.narrow.expel = 0.01 * s;
+    return world.trace(scaled_box(s, {1.5, -0.5, -0.5}, {2.5, 0.5, 0.5}),
+                       RigidMotion::rotate({0, 0, 0}, {0, 0, 1}, INFINITY), options);
+  };
+  for (const int scene : {1, 2}) {
+    CAPTURE(scene);
+    const Trace unit = trace_at(scene, 1);
+    REQUIRE(unit.hit);
+    if (scene == 1) {
+      CHECK(unit.fraction == 0);
+      REQUIRE(unit.contacts.size() == 4);
+      for (const PolyhedronContact& c : unit.contacts) {
+        CHECK(c.kind == ContactKind::edge_edge);
+        CHECK(std::abs(c.point.x) == 0.375);
+        CHECK(std::abs(c.point.y) == 0.5);
+        CHECK(c.point.z == 0);
+        CHECK(c.normal.x == 0);
+        CHECK(c.normal.y == 0);
+        CHECK(c.normal.z == 1);
+      }
+    } else {
+      CHECK(unit.contacts.empty());
+    }
+    for (const int k : {-300, -540, -700, -1000}) {
+      CAPTURE(k);
+      const Trace t = trace_at(scene, std::ldexp(1.0, k));
+      CHECK(t.fraction == unit.fraction);
+      CHECK(t.first.normal.x == unit.first.normal.x);
+      CHECK(t.first.normal.y == unit.first.normal.y);
+      CHECK(t.first.normal.z == unit.first.normal.z);
+      REQUIRE(t.contacts.size() == unit.contacts.size());
+      for (std::size_t i = 0; i < t.contacts.size(); ++i) {
+        const PolyhedronContact &c = t.contacts[i], &u = unit.contacts[i];
+        CHECK(c.kind == u.kind);
+        CHECK(c.moving_feature == u.moving_feature);
+        CHECK(c.still_feature == u.still_feature);
+        CHECK(c.normal.z == u.normal.z);
+        CHECK(c.point.x == std::ldexp(u.point.x, k));
+        CHECK(c.point.y == std::ldexp(u.point.y, k));
+        CHECK(c.point.z == std::ldexp(u.point.z, k));
+      }
+    }
+  }
+}
+
 TEST_CASE("rigid.polyhedra.a face the swept ball crosses is not culled (a reviewer's scene)") {
   // A flat quad in the plane z = z0 (front +z) and a triangle about 2^-45
   // across on its corner v0, one vertex 2^-48.05 above the plane, turned a

@@ -27,6 +27,9 @@ inline Vec3 ldexp(const Vec3& a, int k) { return {std::ldexp(a.x, k), std::ldexp
 inline int unit_exponent(double m) { return m != 0 && std::isfinite(m) ? -std::ilogb(m) : 0; }
 /// The k that brings max_abs(a) to [1, 2) by a times 2^k (0 for a zero or non-finite a).
 inline int unit_exponent(const Vec3& a) { return unit_exponent(max_abs(a)); }
+/// a times the power of two that brings max_abs(a) to [1, 2): its direction,
+/// with products that neither underflow nor overflow.
+inline Vec3 near_one(const Vec3& a) { return ldexp(a, unit_exponent(a)); }
 /// |a| without the underflow or overflow of its square (norm() of a vector
 /// of 2^-540 is 0): computed at the power of two that brings a near 1. The
 /// same bits as norm() wherever the square stays normal.

@@ -31,7 +31,7 @@ constexpr double kSubnormalSlack = 0x1p-1068;
 
 Vec3 abs(const Vec3& a) { return {std::abs(a.x), std::abs(a.y), std::abs(a.z)}; }
 Vec3 unit(const Vec3& a) {
-  const Vec3 b = ldexp(a, unit_exponent(a));  // a near 1: a tiny normal's square would underflow
+  const Vec3 b = near_one(a);  // a tiny normal's square would underflow
   const double n = norm(b);
   return n > 0 ? (1 / n) * b : Vec3{};
 }
@@ -179,6 +179,36 @@ std::vector<std::uint8_t> culled_faces(const Polyhedron& body, const RigidMotion
   return culled;
 }
 
+/// The lines a0 + s da and b0 + t db, r = b0 - a0: skew unless parallel to
+/// 2^-40 (|da x db| against |da| |db|); then s and t of their closest points,
+/// the gap |m . r| / |m| between them and m, da x db times a power of two;
+/// parallel: t of the still line's point nearest a0 (0 for a zero db). Each
+/// vector is taken near 1 first, so that the products of up to four lengths
+/// of a tiny pair do not underflow; the same bits as unscaled wherever those
+/// stay normal.
+struct LinePair {
+  bool skew = false;
+  double s = 0, t = 0, gap = 0;
+  Vec3 m{};
+};
+LinePair closest_parameters(const Vec3& da, const Vec3& db, const Vec3& r) {
+  const int ka = unit_exponent(da), kb = unit_exponent(db), kr = unit_exponent(r);
+  const Vec3 a = ldexp(da, ka), b = ldexp(db, kb), q = ldexp(r, kr);
+  LinePair p;
+  p.m = cross(a, b);
+  const double mm = dot(p.m, p.m);
+  p.skew = mm > 0x1p-80 * dot(a, a) * dot(b, b);
+  if (p.skew) {
+    p.s = std::ldexp(dot(cross(q, b), p.m) / mm, ka - kr);
+    p.t = std::ldexp(dot(cross(q, a), p.m) / mm, kb - kr);
+    p.gap = std::ldexp(std::abs(dot(p.m, q)) / std::sqrt(mm), -kr);
+  } else {
+    const double bb = dot(b, b);
+    p.t = bb > 0 ? std::ldexp(-dot(q, b) / bb, kb - kr) : 0;
+  }
+  return p;
+}
+
 using Key = std::tuple<ContactKind, std::int32_t, std::int32_t, std::int32_t>;
 
 Key key_of(const PolyhedronContact& c) { return {c.kind, c.body, c.moving_feature, c.still_feature}; }
@@ -202,27 +232,18 @@ void describe(PolyhedronContact& c, const Polyhedron& moving_at, const Polyhedro
       const Edge& eb = still_edges.edges[c.still_feature];
       const Vec3 a0 = moving_at.vertices[ea[0]], da = moving_at.vertices[ea[1]] - a0;
       const Vec3 b0 = still.vertices[eb[0]], db = still.vertices[eb[1]] - b0;
-      const Vec3 m = cross(da, db), r = b0 - a0;
-      const double mm = dot(m, m);
-      const bool skew = mm > 0x1p-80 * dot(da, da) * dot(db, db);
-      Vec3 from_still;  // from the still line's closest point to the moving line's
-      if (skew) {
-        const double s = dot(cross(r, db), m) / mm, t = dot(cross(r, da), m) / mm;
-        c.point = b0 + t * db;
-        from_still = (a0 + s * da) - c.point;
-      } else {  // parallel: the still line's point nearest a0
-        const double dd = dot(db, db);
-        c.point = dd > 0 ? b0 + (dot(a0 - b0, db) / dd) * db : b0;
-        from_still = a0 - c.point;
-      }
-      if (dot(from_still, from_still) == 0) {
+      const LinePair lines = closest_parameters(da, db, b0 - a0);
+      c.point = b0 + lines.t * db;  // parallel: the still line's point nearest a0
+      // From the still line's closest point to the moving line's.
+      Vec3 from_still = (lines.skew ? a0 + lines.s * da : a0) - c.point;
+      if (is_zero(from_still)) {
         // Touching: against the moving edge's velocity at the contact.
         const double du = 0x1p-20;
         const Vec3 ahead = apply(motion, moving_start.vertices[ea[0]], std::min(1.0, c.fraction + du));
         const Vec3 behind = apply(motion, moving_start.vertices[ea[0]], std::max(0.0, c.fraction - du));
         from_still = behind - ahead;
       }
-      if (skew) from_still = dot(from_still, m) < 0 ? -1 * m : m;
+      if (lines.skew) from_still = dot(from_still, lines.m) < 0 ? -1 * lines.m : lines.m;
       c.normal = unit(from_still);
       return;
     }
@@ -239,25 +260,23 @@ bool within(double e, const Vec3& x, const Polyhedron& faces_body, const Triangl
   const Vec3 n = normal_of(faces_body, t);
   const double nn = norm(n);
   if (nn == 0) return false;
-  const double h = dot(n, x - f0) / nn;
+  const int kx = unit_exponent(x - f0);
+  const double h = std::ldexp(dot(n, ldexp(x - f0, kx)) / nn, -kx);
   if (h < -0x1p-20 * e || h > e * (1 + 0x1p-20)) return false;
   for (int i = 0; i < 3; ++i) {
     const Vec3& p = faces_body.vertices[t[i]];
-    const Vec3 edge = faces_body.vertices[t[(i + 1) % 3]] - p;
-    if (dot(cross(edge, x - p), n) < -0x1p-30 * nn * norm(edge) * norm(x - p)) return false;
+    const Vec3 edge = near_one(faces_body.vertices[t[(i + 1) % 3]] - p), to_x = near_one(x - p);
+    if (dot(cross(edge, to_x), n) < -0x1p-30 * nn * norm(edge) * norm(to_x)) return false;
   }
   return true;
 }
 
 bool within(double e, const Vec3& a0, const Vec3& a1, const Vec3& b0, const Vec3& b1) {
-  const Vec3 da = a1 - a0, db = b1 - b0, m = cross(da, db), r = b0 - a0;
-  const double mm = dot(m, m);
-  if (!(mm > 0x1p-80 * dot(da, da) * dot(db, db))) return false;
-  const double g = std::abs(dot(m, a0 - b0)) / std::sqrt(mm);
-  if (g > e * (1 + 0x1p-20)) return false;
-  const double s = dot(cross(r, db), m) / mm, t = dot(cross(r, da), m) / mm;
+  const LinePair lines = closest_parameters(a1 - a0, b1 - b0, b0 - a0);
+  if (!lines.skew) return false;
   const double slack = 0x1p-30;
-  return s >= -slack && s <= 1 + slack && t >= -slack && t <= 1 + slack;
+  return lines.gap <= e * (1 + 0x1p-20) && lines.s >= -slack && lines.s <= 1 + slack && lines.t >= -slack &&
+         lines.t <= 1 + slack;
 }
 
 }  // namespace
