@@ -308,6 +308,25 @@ TEST_CASE("convex.sap: rejects invalid boxes and handles, unchanged") {
   CHECK(sap.pairs() == pairs);
   CHECK(sap.box(0) == box(0, 0, 0, 1, 1, 1));
   check_endpoints(sap);
+  // An axis past 2 read memory beyond the three lists (endpoints(100000) crashed).
+  CHECK_THROWS_AS(sap.endpoints(3), std::out_of_range);
+  CHECK_THROWS_AS(sap.endpoints(-1), std::out_of_range);
+}
+
+TEST_CASE("convex.sap: the pair set refuses the key that marks its empty slots") {
+  // ~0 is no pair key (lo < hi); stored, it read as an empty slot: erase(~0)
+  // found the empty slot after a removal and made size() wrap to 2^64 - 1.
+  constexpr std::uint64_t kAll = ~std::uint64_t{0};
+  PairSet set;
+  CHECK(set.insert(5));
+  CHECK(set.erase(5));
+  CHECK(!set.erase(kAll));
+  CHECK(set.size() == 0);
+  CHECK_THROWS_AS(set.insert(kAll), std::invalid_argument);
+  CHECK(!set.contains(kAll));
+  CHECK(set.size() == 0);
+  CHECK(set.insert(std::uint64_t{1} << 32 | 2));
+  CHECK(set.sorted_keys() == std::vector<std::uint64_t>{std::uint64_t{1} << 32 | 2});
 }
 
 #ifdef __linux__

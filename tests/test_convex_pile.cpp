@@ -152,6 +152,24 @@ TEST_CASE("pile: options out of range throw") {
   o = PileOptions{};
   o.throw_speed = INFINITY;
   CHECK_THROWS_AS(PileScene{o}, std::invalid_argument);
+  // Finite but far past the demo's ranges (a reviewer's dt = 10^300 made the
+  // second frame's poses infinite: 80 GJK answers invalid); the limits themselves pass.
+  o = PileOptions{};
+  o.bodies = 10;
+  o.dt = 1e300;
+  CHECK_THROWS_AS(PileScene{o}, std::invalid_argument);
+  o.dt = 0.11;
+  CHECK_THROWS_AS(PileScene{o}, std::invalid_argument);
+  o.dt = pile_max_dt;
+  o.gravity = 1e300;
+  CHECK_THROWS_AS(PileScene{o}, std::invalid_argument);
+  o.gravity = pile_max_gravity;
+  o.throw_speed = 3e8;
+  CHECK_THROWS_AS(PileScene{o}, std::invalid_argument);
+  o.throw_speed = pile_max_throw_speed;
+  CHECK_NOTHROW(PileScene{o});
+  o.threads = -1;
+  CHECK_THROWS_AS(PileScene{o}, std::invalid_argument);
 }
 
 TEST_CASE("pile: add_body rejects what the scene's solver cannot move") {

@@ -298,6 +298,29 @@ TEST_CASE("convex.toi: tiny queries: the same first contacts at every scale down
   CHECK(tiny.iterations == half_size.iterations);
 }
 
+TEST_CASE("convex.toi: a half turn about a tiny axis is no contact at the start") {
+  // A half turn about the z axis through the origin with |a| = 2^-1000:
+  // theta(u) = 2 atan(u |a| / (1 - u)) stays below 2^-900 until u is within
+  // about 2^-900 of 1, so the small box (half extent 0.1 at (1.5, 0, 0)) stays
+  // 2.4 from the wall [-3, -1] x [-1, 1]^2 for all but the last ulp or so of
+  // the motion, and only then swings round into it. Its angular speed bound
+  // 2 |a| / q(u*) took q(u*) = |a|^2 / (1 + |a|^2), which underflowed to 0:
+  // the bound was infinite, the first step rounded away and CA answered
+  // "contact" at u = 0 for shapes 2.4 apart. The bound is 2 (1 + |a|^2) / |a|,
+  // about 2^1001: CA creeps on (no step can reach past the swing) and stops at
+  // its iteration cap, toi still about 0, never a contact it cannot show.
+  const ConvexShape wall = box({1, 1, 1}), small = box({0.1, 0.1, 0.1});
+  const RigidMotion m = RigidMotion::rotate({0, 0, 0}, {0, 0, 0x1p-1000}, std::numeric_limits<double>::infinity());
+  const ToiResult r = time_of_impact(wall, at({-2, 0, 0}), small, at({1.5, 0, 0}), m);
+  CHECK(r.status == ToiStatus::iteration_limit);
+  CHECK(r.toi > 0);
+  CHECK(r.toi < 0x1p-900);
+  CHECK(r.at_toi.distance == doctest::Approx(2.4));
+  const ToiResult bisected = time_of_impact_bisection(wall, at({-2, 0, 0}), small, at({1.5, 0, 0}), m);
+  CHECK(bisected.status != ToiStatus::invalid_input);
+  CHECK(bisected.toi > 0.5);  // bisection halves towards u = 1, certifying each half apart
+}
+
 TEST_CASE("convex.toi: a sphere moving past a box misses, shapes starting in contact give toi 0") {
   // Sphere r = 1/2 from (-5, 2, 0) to (5, 2, 0) past [-1, 1]^3: its least
   // distance is 2 - 1 - 1/2 = 1/2 (over the box's top face).
@@ -378,10 +401,25 @@ TEST_CASE("convex.toi: invalid input") {
   const RigidMotion wide = RigidMotion::rotate({C, 0, 0}, {0, 0, 1}, std::numeric_limits<double>::infinity());
   CHECK(time_of_impact(a, at({}), a, inner, wide).status == ToiStatus::invalid_input);
   CHECK(time_of_impact_bisection(a, at({}), a, inner, wide).status == ToiStatus::invalid_input);
+  // A reviewer's circle of radius exactly 2^60 (|c| + |x_b - c| = 0 + 2^60,
+  // b a unit ball at (2^60, 0, 0) turned a half turn about the origin): its
+  // rounded poses partway stray past 2^60, where GJK refuses them, so the
+  // answer depended on the times tried (CA: invalid_input after steps,
+  // bisection: separate). Within 2^-40 of the edge a moving origin is invalid.
+  const ConvexShape big = box({0x1p50, 0x1p50, 0x1p50});
+  const RigidMotion rim = RigidMotion::rotate({0, 0, 0}, {0, 0, 1}, std::numeric_limits<double>::infinity());
+  CHECK(time_of_impact(big, at({0, 0x1p59, 0}), sphere(1), at({0x1p60, 0, 0}), rim).status == ToiStatus::invalid_input);
+  CHECK(time_of_impact_bisection(big, at({0, 0x1p59, 0}), sphere(1), at({0x1p60, 0, 0}), rim).status ==
+        ToiStatus::invalid_input);
   RigidPath far;
   far.start = edge;
   far.velocity = {0x1p13, 0, 0};  // its end beyond 2^60
   CHECK(time_of_impact(a, RigidPath{}, a, far).status == ToiStatus::invalid_input);
+  far.start = at({0x1p60, 0, 0});
+  far.velocity = {-1, 0, 0};  // inward from the edge: within 2^-40 of it
+  CHECK(time_of_impact(a, RigidPath{}, a, far).status == ToiStatus::invalid_input);
+  far.velocity = {};  // standing still at the edge: its pose is its start, exactly
+  CHECK(time_of_impact(a, RigidPath{}, a, far).status == ToiStatus::separate);
   CHECK_THROWS(exact_first_contact(sphere(1), at({}), a, at({3, 0, 0}), m));
   // The iteration cap: toi is the last certified time, before the contact.
   o = {};

@@ -88,6 +88,7 @@ void PairSet::grow() {
 }
 
 bool PairSet::insert(std::uint64_t key) {
+  if (key == kEmpty) throw std::invalid_argument("PairSet: the key ~0 marks empty slots, it cannot be stored");
   if (2 * (size_ + 1) > slots_.size()) grow();
   const std::size_t mask = slots_.size() - 1;
   std::size_t i = home(key);
@@ -100,7 +101,7 @@ bool PairSet::insert(std::uint64_t key) {
 }
 
 bool PairSet::contains(std::uint64_t key) const {
-  if (slots_.empty()) return false;
+  if (slots_.empty() || key == kEmpty) return false;
   const std::size_t mask = slots_.size() - 1;
   for (std::size_t i = home(key); slots_[i] != kEmpty; i = (i + 1) & mask) {
     if (slots_[i] == key) return true;
@@ -109,7 +110,7 @@ bool PairSet::contains(std::uint64_t key) const {
 }
 
 bool PairSet::erase(std::uint64_t key) {
-  if (slots_.empty()) return false;
+  if (slots_.empty() || key == kEmpty) return false;
   const std::size_t mask = slots_.size() - 1;
   std::size_t i = home(key);
   for (; slots_[i] != key; i = (i + 1) & mask) {
@@ -185,6 +186,7 @@ std::vector<HandlePair> PersistentSap::pairs() const {
 }
 
 std::span<const PersistentSap::Endpoint> PersistentSap::endpoints(int axis) const {
+  if (axis < 0 || axis > 2) throw std::out_of_range("PersistentSap::endpoints: axis " + std::to_string(axis) + " is not 0, 1 or 2");
   const std::vector<Endpoint>& e = axes_[axis];
   return {e.data() + 1, e.size() - 2};
 }

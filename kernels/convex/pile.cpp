@@ -154,8 +154,8 @@ void parallel(tbb::task_arena& arena, std::size_t n, std::size_t grain, const Bo
 PileScene::PileScene(const PileOptions& options) : options_(options) {
   const PileOptions& o = options_;
   if (!(o.dt > 0) || !(o.margin > 0) || !(o.fast_fraction > 0) || o.solver_iterations < 1 || o.threads < 0 ||
-      !(o.gravity >= 0) || !(o.throw_speed >= 0) ||
-      !std::isfinite(o.dt + o.margin + o.fast_fraction + o.gravity + o.throw_speed)) {
+      !(o.gravity >= 0) || !(o.throw_speed >= 0) || !(o.dt <= pile_max_dt) || !(o.gravity <= pile_max_gravity) ||
+      !(o.throw_speed <= pile_max_throw_speed) || !std::isfinite(o.margin + o.fast_fraction)) {
     throw std::invalid_argument("PileScene: options out of range");
   }
   // A square grid about 8 layers deep, centered over the floor.
@@ -278,7 +278,7 @@ PileFrameStats PileScene::step() {
   const PileOptions& o = options_;
   const double dt = o.dt;
   const std::size_t n = shapes_.size();
-  const int threads = o.threads > 0 ? std::min(o.threads, kMaxThreads) : tbb::info::default_concurrency();
+  const int threads = o.threads > 0 ? arena_threads(o.threads) : tbb::info::default_concurrency();
   tbb::task_arena arena(threads);
   PileFrameStats stats;
   stats.frame = frame_;

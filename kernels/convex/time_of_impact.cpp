@@ -61,16 +61,17 @@ Matrix orthonormalized(const Matrix& x) {
 double angular_speed(double k, bool half_turn, double t0, double t1) {
   if (k == 0) return 0;
   if (!half_turn) return 2 * k / (1 + (t0 * k) * (t0 * k)) * kGrow;
-  const double kk = k * k;
-  const double q_star = kk / (1 + kk);  // the global least value
+  const double kk = k * k;  // 0 below about 2^-537: q(u) then reads low, theta' high (still a bound)
   auto q = [&](double u) { return ((1 - u) * (1 - u) + kk * (u * u)) * (1 - 0x1p-45); };
-  double q_min = q_star * (1 - 0x1p-45);
+  // At u*: 2 k / q(u*) = 2 (1 + k^2) / k, free of q(u*)'s k^2, which
+  // underflows (an infinite speed would stop the advance at once).
+  double speed = 2 / k * (1 + kk) * (1 + 0x1p-44);
   if (t0 * (1 + kk) * (1 - 0x1p-50) >= 1) {
-    q_min = std::max(q_min, q(t0));  // u* < t0, surely
+    speed = std::min(speed, 2 * k / q(t0));  // u* < t0, surely
   } else if (t1 * (1 + kk) * (1 + 0x1p-50) <= 1) {
-    q_min = std::max(q_min, q(t1));  // u* > t1, surely
+    speed = std::min(speed, 2 * k / q(t1));  // u* > t1, surely
   }
-  return 2 * k / q_min * kGrow;
+  return speed * kGrow;
 }
 
 // b moves by a RigidMotion; a stays.
@@ -346,18 +347,24 @@ bool valid_motion_input(const ConvexShape& a, const Pose& pa, const ConvexShape&
   return is_valid(a) && is_valid(b) && is_valid(pa) && is_valid(pb) && is_valid(m);
 }
 
-// Every pose of b along the motion within GJK's domain, |x| <= max_magnitude:
-// a translation's largest |x| is at an end; a rotation keeps b's origin on a
-// circle about c, within |c| + |x_b - c|. (Checked before any step: whether a
-// step's GJK query met such a pose would depend on the times tried.)
+// Every pose of b along the motion within GJK's domain, |x| <= max_magnitude,
+// as computed: a translation's largest |x| is at an end; a rotation keeps b's
+// origin on a circle about c, within |c| + |x_b - c|; the poses computed in
+// double stray from those by far less than 2^-40 of them, so a moving origin
+// keeps that far inside. (Checked before any step: whether a step's GJK query
+// met a pose beyond would depend on the times tried.)
+constexpr double kMovingReach = max_magnitude * (1 - 0x1p-40);
+bool translation_in_domain(const Vec3& x, const Vec3& v) {
+  return is_zero(v) || std::max(norm(x), norm(x + v)) <= kMovingReach;
+}
 bool motion_in_domain(const Pose& pb, const RigidMotion& m) {
-  if (m.type == RigidMotionType::translation) return norm(pb.x + m.translation) <= max_magnitude;
-  return norm(m.center) + norm(pb.x - m.center) <= max_magnitude;
+  if (m.type == RigidMotionType::translation) return translation_in_domain(pb.x, m.translation);
+  return norm(m.center) + norm(pb.x - m.center) <= kMovingReach;
 }
 
 bool valid_path(const RigidPath& p) {
   if (!is_valid(p.start) || !finite(p.velocity) || !(norm(p.velocity) <= max_magnitude)) return false;
-  if (!(norm(p.start.x + p.velocity) <= max_magnitude)) return false;  // its end, as above
+  if (!translation_in_domain(p.start.x, p.velocity)) return false;  // as above
   if (!(p.angle >= 0 && p.angle <= 0x1p20) || !finite(p.axis)) return false;  // a NaN axis is bad input, turning or not
   return p.angle == 0 || std::fabs(dot(p.axis, p.axis) - 1) <= 0x1p-45;
 }

@@ -50,9 +50,11 @@ struct SapStats {
 /// shift (no tombstones, so long runs of add/erase keep probes short).
 class PairSet {
  public:
-  /// True when the key was not there.
+  /// True when the key was not there. Throws std::invalid_argument for the
+  /// key ~0 (it marks empty slots; a pair key lo << 32 | hi with lo < hi
+  /// never is ~0).
   bool insert(std::uint64_t key);
-  /// True when the key was there.
+  /// True when the key was there (never for ~0, as contains()).
   bool erase(std::uint64_t key);
   bool contains(std::uint64_t key) const;
   std::size_t size() const { return size_; }
@@ -130,7 +132,8 @@ class PersistentSap {
     double value;
     std::uint32_t tag;
   };
-  /// The endpoints of one axis in sorted order, without the sentinels.
+  /// The endpoints of one axis (0, 1 or 2, else std::out_of_range) in
+  /// sorted order, without the sentinels.
   std::span<const Endpoint> endpoints(int axis) const;
 
  private:

@@ -44,6 +44,10 @@
 
 namespace simdccd::convex {
 
+/// The demo's ranges (PileScene throws beyond them): a frame of at most
+/// 0.1 s, gravity and throws up to 100 (m/s^2, m/s).
+inline constexpr double pile_max_dt = 0.1, pile_max_gravity = 100, pile_max_throw_speed = 100;
+
 struct PileOptions {
   /// Dynamic bodies dropped into the container (0: an empty container, for
   /// hand-set scenes built with PileScene::add_body).
@@ -148,7 +152,8 @@ class PileScene {
  public:
   /// The container and options.bodies random bodies on a jittered grid above
   /// the floor, seeded by options.seed. Throws std::invalid_argument for
-  /// options out of range (dt, margin, fast_fraction, iterations not positive).
+  /// options out of range (dt, margin, fast_fraction, iterations not positive;
+  /// dt, gravity or throw_speed past the pile_max_ limits; threads negative).
   explicit PileScene(const PileOptions& options = {});
 
   /// Adds a dynamic body (before or between frames): density 1 (mass from

@@ -65,9 +65,11 @@ struct ToiResult {
 /// Conservative advancement: shape a stays at pose_a, shape b starts at
 /// pose_b and moves by motion_b (rigid_motion.hpp: x(u) for u in [0, 1];
 /// toi is in u). Invalid shapes, poses, motion or options, or a motion that
-/// may carry b's origin beyond |x| <= max_magnitude, where GJK refuses poses
-/// (a translation's end; a rotation's circle about c, |c| + |x_b - c|):
-/// invalid_input, before any step. A query whose every length (sizes,
+/// may carry b's origin beyond (1 - 2^-40) max_magnitude (a nonzero
+/// translation's ends; a rotation's circle about c, |c| + |x_b - c|): the
+/// poses computed in double stray from the motion by far less, so none
+/// reaches past max_magnitude, where GJK refuses poses: invalid_input, before
+/// any step. A query whose every length (sizes,
 /// vertices, translations, the motion's displacement or center) lies below
 /// 2^-64 runs at the power of two that brings the largest to [1, 2), exactly
 /// as GJK runs a tiny pair (gjk.hpp): the motion bounds square lengths, which
@@ -77,7 +79,8 @@ ToiResult time_of_impact(const ConvexShape& a, const Pose& pose_a, const ConvexS
 
 /// Both bodies move along RigidPaths (pose.hpp, t in [0, 1]). A path is valid
 /// when its start is a valid pose, its velocity finite and at most
-/// max_magnitude, its end's translation too, its angle finite in [0, 2^20],
+/// max_magnitude, its start's and end's translations within (1 - 2^-40)
+/// max_magnitude when it moves (as above), its angle finite in [0, 2^20],
 /// its axis finite, and (angle > 0) unit within 2^-45 in squared norm. Tiny queries
 /// run scaled as above (lengths: sizes, vertices, starts and velocities).
 ToiResult time_of_impact(const ConvexShape& a, const RigidPath& path_a, const ConvexShape& b, const RigidPath& path_b,
