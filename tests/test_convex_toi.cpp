@@ -298,27 +298,39 @@ TEST_CASE("convex.toi: tiny queries: the same first contacts at every scale down
   CHECK(tiny.iterations == half_size.iterations);
 }
 
-TEST_CASE("convex.toi: a half turn about a tiny axis is no contact at the start") {
-  // A half turn about the z axis through the origin with |a| = 2^-1000:
-  // theta(u) = 2 atan(u |a| / (1 - u)) stays below 2^-900 until u is within
-  // about 2^-900 of 1, so the small box (half extent 0.1 at (1.5, 0, 0)) stays
-  // 2.4 from the wall [-3, -1] x [-1, 1]^2 for all but the last ulp or so of
-  // the motion, and only then swings round into it. Its angular speed bound
-  // 2 |a| / q(u*) took q(u*) = |a|^2 / (1 + |a|^2), which underflowed to 0:
-  // the bound was infinite, the first step rounded away and CA answered
-  // "contact" at u = 0 for shapes 2.4 apart. The bound is 2 (1 + |a|^2) / |a|,
-  // about 2^1001: CA creeps on (no step can reach past the swing) and stops at
-  // its iteration cap, toi still about 0, never a contact it cannot show.
+TEST_CASE("convex.toi: a half turn about a tiny axis turns in the last instant") {
+  // A half turn about the z axis through the origin with |a| = 2^-1000 or
+  // 10^-10: theta(u) = 2 atan(u |a| / (1 - u)) stays tiny until 1 - u is of
+  // the order of |a|, so the small box (half extent 0.1 at (1.5, 0, 0))
+  // stays 2.4 from the wall [-3, -1] x [-1, 1]^2 until the very end, then
+  // swings round into it. The angular speed bound 2 |a| / q(u*) took q(u*) =
+  // |a|^2 / (1 + |a|^2), which underflowed to 0 at 2^-1000: the bound was
+  // infinite, the first step rounded away and CA answered "contact" at u = 0
+  // for shapes 2.4 apart. At 10^-10 the bound over [t, 1] (2 10^10) made CA
+  // creep to its iteration cap at u = 7 10^-8. Bounds over windows let it
+  // cross the slow stretch: contact where the exact first contact is, never
+  // after it (at 2^-1000 within the last ulps before 1, where no later time
+  // can be certified).
   const ConvexShape wall = box({1, 1, 1}), small = box({0.1, 0.1, 0.1});
-  const RigidMotion m = RigidMotion::rotate({0, 0, 0}, {0, 0, 0x1p-1000}, std::numeric_limits<double>::infinity());
-  const ToiResult r = time_of_impact(wall, at({-2, 0, 0}), small, at({1.5, 0, 0}), m);
-  CHECK(r.status == ToiStatus::iteration_limit);
-  CHECK(r.toi > 0);
-  CHECK(r.toi < 0x1p-900);
-  CHECK(r.at_toi.distance == doctest::Approx(2.4));
-  const ToiResult bisected = time_of_impact_bisection(wall, at({-2, 0, 0}), small, at({1.5, 0, 0}), m);
-  CHECK(bisected.status != ToiStatus::invalid_input);
-  CHECK(bisected.toi > 0.5);  // bisection halves towards u = 1, certifying each half apart
+  for (const double len : {0x1p-1000, 1e-10}) {
+    CAPTURE(len);
+    const RigidMotion m = RigidMotion::rotate({0, 0, 0}, {0, 0, len}, std::numeric_limits<double>::infinity());
+    const std::optional<double> exact = exact_first_contact(wall, at({-2, 0, 0}), small, at({1.5, 0, 0}), m);
+    REQUIRE(exact.has_value());
+    CHECK(*exact > 1 - 1e-10);
+    for (const bool bisection : {false, true}) {
+      CAPTURE(bisection);
+      const ToiResult r = bisection ? time_of_impact_bisection(wall, at({-2, 0, 0}), small, at({1.5, 0, 0}), m)
+                                    : time_of_impact(wall, at({-2, 0, 0}), small, at({1.5, 0, 0}), m);
+      CHECK(r.status != ToiStatus::invalid_input);
+      CHECK(r.toi <= *exact);
+      CHECK(r.toi > 1 - 1e-9);
+      if (!bisection) {
+        CHECK(r.status == ToiStatus::contact);
+        CHECK(r.iterations < 100);
+      }
+    }
+  }
 }
 
 TEST_CASE("convex.toi: a sphere moving past a box misses, shapes starting in contact give toi 0") {

@@ -258,6 +258,21 @@ double horizon(const Mover& mover, const Eval& e, double t, double t0, double t1
   return dir > 0 ? sum_down(t, step) : diff_up(t, step);
 }
 
+// CA's step from t: the horizon over [t, 1], or where further the one over a
+// window [t, w] capped at w (a rate bound over a window is no larger; each
+// is certified alone). w: half the rest, or the step at t's own speed if
+// shorter. Only a half turn's rate depends on the window: it lets CA cross
+// the slow stretch of a turn about a tiny axis, which happens in the last
+// instant and whose bound over [t, 1] is huge (without it CA crept to its
+// iteration cap).
+template <class Mover>
+double ahead(const Mover& mover, const Eval& e, double t) {
+  const double whole = horizon(mover, e, t, t, 1, +1);
+  const double w = std::min(horizon(mover, e, t, t, t, +1), t + (1 - t) / 2);
+  if (!(w > whole)) return whole;
+  return std::max(whole, std::min(w, horizon(mover, e, t, t, w, +1)));
+}
+
 ToiResult finish(ToiStatus status, double toi, std::uint32_t iterations, const GjkResult& g) {
   ToiResult r;
   r.status = status;
@@ -285,7 +300,7 @@ ToiResult advance(const ConvexShape& a, const ConvexShape& b, const Mover& mover
   for (;;) {
     if (!e.valid) return {};
     if (e.near) return finish(ToiStatus::contact, t, it, e.g);
-    const double h = horizon(mover, e, t, t, 1, +1);
+    const double h = ahead(mover, e, t);
     if (h >= 1) return separate(a, b, mover, o, it, &e.g.warm);
     if (it >= static_cast<std::uint32_t>(o.max_iterations)) return finish(ToiStatus::iteration_limit, t, it, e.g);
     // A gap so small that the step rounds away (two points closing in, whose
