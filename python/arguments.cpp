@@ -1,6 +1,7 @@
 #include "arguments.hpp"
 
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -40,7 +41,9 @@ int thread_count(std::int64_t threads) {
 
 double check_min_distance(double d, Model model) {
   if (!valid_min_distance(d)) {
-    throw std::invalid_argument("min_distance must be a number in [0, 2^60], not " + std::to_string(d));
+    char shown[32];  // %.17g: -1e-300 reads so, not as -0.000000
+    std::snprintf(shown, sizeof shown, "%.17g", d);
+    throw std::invalid_argument(std::string("min_distance must be a number in [0, 2^60], not ") + shown);
   }
   if (d != 0 && model != Model::linear) throw std::invalid_argument("min_distance > 0 needs model='linear'");
   return d;

@@ -80,7 +80,7 @@ py::tuple ccd(const py::object& points, const std::string& type, const std::stri
 void bind_batch(py::module_& m) {
   m.def("ccd", &ccd, py::arg("points"), py::arg("type") = "vf", py::arg("model") = "linear",
         py::arg("mode") = "exact", py::arg("min_distance") = 0.0, py::arg("target") = py::none(),
-        py::arg("threads") = 0, py::arg("ids") = py::none(),
+        py::arg("threads").noconvert() = 0, py::arg("ids") = py::none(),
         R"(Decides a batch of CCD queries.
 
 points: float64 array of shape (n, 8, 3), query i's 8 points in the order of

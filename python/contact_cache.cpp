@@ -248,7 +248,7 @@ void bind_contact_cache(py::module_& m) {
                     "features, each with `width` float64 values the solver warm-starts from. A contact is "
                     "an int64 row (body_a, feature_a_type, feature_a_index, body_b, feature_b_type, "
                     "feature_b_index); the pair is unordered.")
-      .def(py::init<std::int64_t, std::int64_t>(), py::arg("width") = 1, py::arg("extra_frames") = 0,
+      .def(py::init<std::int64_t, std::int64_t>(), py::arg("width").noconvert() = 1, py::arg("extra_frames").noconvert() = 0,
            "width: values a contact carries, 1 to 8; extra_frames: frames a contact not reported is "
            "kept before it is dropped (0: at once).")
       .def(

@@ -208,13 +208,13 @@ void bind_convex(py::module_& m) {
         const auto n = static_cast<std::int64_t>(l.shapes.size());
         if (i < -n || i >= n) throw py::index_error("Shapes index " + std::to_string(i) + " is out of range");
         return l.shapes[static_cast<std::size_t>(i < 0 ? i + n : i)];
-      });
+      }, py::arg("index").noconvert());
 
   m.def("gjk", &gjk, py::arg("shapes"), py::arg("a"), py::arg("b"), py::arg("rotation_a"),
         py::arg("translation_a"), py::arg("rotation_b"), py::arg("translation_b"),
-        py::arg("tolerance") = GjkOptions{}.tolerance, py::arg("max_iterations") = GjkOptions{}.max_iterations,
+        py::arg("tolerance") = GjkOptions{}.tolerance, py::arg("max_iterations").noconvert() = GjkOptions{}.max_iterations,
         py::arg("intersection_only").noconvert() = false, py::arg("warm") = py::none(), py::arg("target") = py::none(),
-        py::arg("threads") = 0,
+        py::arg("threads").noconvert() = 0,
         R"(GJK on a batch of posed convex shape pairs: distances, closest points and features.
 
 shapes: a Shapes (read in place) or a list of Shape (copied each call).
@@ -247,8 +247,8 @@ the pairs run.)");
 
   m.def("gjk_intersect", &gjk_intersect, py::arg("shapes"), py::arg("a"), py::arg("b"), py::arg("rotation_a"),
         py::arg("translation_a"), py::arg("rotation_b"), py::arg("translation_b"),
-        py::arg("tolerance") = GjkOptions{}.tolerance, py::arg("max_iterations") = GjkOptions{}.max_iterations,
-        py::arg("target") = py::none(), py::arg("threads") = 0,
+        py::arg("tolerance") = GjkOptions{}.tolerance, py::arg("max_iterations").noconvert() = GjkOptions{}.max_iterations,
+        py::arg("target") = py::none(), py::arg("threads").noconvert() = 0,
         R"(The intersection test alone on a batch of pairs (arguments as gjk's).
 
 Returns a uint8 array of n Overlap values: SEPARATE, INTERSECTING, or

@@ -182,7 +182,7 @@ void bind_step(py::module_& m) {
                " pairs, earliest_toi=" + std::string(py::repr(py::float_(a.earliest_toi))) + ")";
       });
   m.def("step", &step, py::arg("x0"), py::arg("x1"), py::arg("faces"), py::arg("mode") = "exact",
-        py::arg("model") = "linear", py::arg("min_distance") = 0.0, py::arg("threads") = 0,
+        py::arg("model") = "linear", py::arg("min_distance") = 0.0, py::arg("threads").noconvert() = 0,
         py::arg("target") = py::none(),
         R"(Finds the collisions of a triangle mesh over one time step.
 

@@ -103,7 +103,7 @@ void bind_sweep_and_prune(py::module_& m) {
             if (handle < 0 || handle >= PersistentSap::max_handle) throw py::value_error(not_a_handle(handle));
             sap.remove(std::uint32_t(handle));
           },
-          py::arg("handle"), "Removes one object and its pairs.")
+          py::arg("handle").noconvert(), "Removes one object and its pairs.")
       .def("clear", &PersistentSap::clear, "No objects and no pairs.")
       .def("__len__", &PersistentSap::size)
       .def(
@@ -111,7 +111,7 @@ void bind_sweep_and_prune(py::module_& m) {
           [](const PersistentSap& sap, std::int64_t h) {
             return h >= 0 && h < PersistentSap::max_handle && sap.contains(std::uint32_t(h));
           },
-          py::arg("handle"))
+          py::arg("handle").noconvert())
       .def(
           "pairs", [](const PersistentSap& sap) { return pair_array(sap.pairs()); },
           "The overlap set: uint32 (k, 2), first < second, sorted.")

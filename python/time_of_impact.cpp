@@ -88,8 +88,8 @@ void bind_time_of_impact(py::module_& m) {
   m.def("time_of_impact", &time_of_impact, py::arg("shapes"), py::arg("a"), py::arg("b"), py::arg("rotation_a"),
         py::arg("translation_a"), py::arg("rotation_b"), py::arg("translation_b"), py::arg("end_rotation_a"),
         py::arg("end_translation_a"), py::arg("end_rotation_b"), py::arg("end_translation_b"),
-        py::arg("threshold") = defaults.threshold, py::arg("max_iterations") = defaults.max_iterations,
-        py::arg("tolerance") = defaults.gjk.tolerance, py::arg("threads") = 0,
+        py::arg("threshold") = defaults.threshold, py::arg("max_iterations").noconvert() = defaults.max_iterations,
+        py::arg("tolerance") = defaults.gjk.tolerance, py::arg("threads").noconvert() = 0,
         R"(The first contact of pairs of posed convex shapes over a step (conservative advancement).
 
 shapes, a, b: as gjk's. Each body moves from its start pose (rotation_*,

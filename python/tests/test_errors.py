@@ -22,6 +22,7 @@ MESH = (np.zeros((3, 3)), np.zeros((3, 3)), np.array([[0, 1, 2]]))
     (lambda: simdccd.ccd(POINTS, mode="fast"), ValueError, "mode must be 'exact', 'conservative' or 'oracle'"),
     (lambda: simdccd.ccd(POINTS, threads=-1), ValueError, "threads must be >= 0"),
     (lambda: simdccd.ccd(POINTS, threads=2**31), ValueError, "below 2\\^31, not 2147483648"),
+    (lambda: simdccd.ccd(POINTS, min_distance=-1e-300), ValueError, r"\[0, 2\^60\], not -1e-300$"),
     # Nested lists hold numbers: no string, bytes, None or Decimal converted by numpy.
     (lambda: simdccd.ccd([[["0.5"] * 3] * 8]), TypeError, "points must hold integers or floats, not <U3"),
     (lambda: simdccd.ccd([[[b"1"] * 3] * 8]), TypeError, "points must hold integers or floats"),
@@ -78,6 +79,44 @@ def test_keyword_and_type_errors_come_from_python():
         simdccd.ccd(POINTS, "vf", "linear", "exact", None, 0, None, "extra")
     with pytest.raises(TypeError):
         simdccd.ccd(POINTS, threads="two")
+
+
+# Integer options take integers only (Python ints, numpy integers, objects
+# with __index__): a reviewer's sap.remove(np.float32(2.7)) removed handle 2,
+# width=Decimal("3.99") made a cache of 3 and max_iterations=np.float32(1.99)
+# ran one iteration (pybind11 truncated what int() takes).
+SHAPES = simdccd.Shapes([simdccd.Shape.sphere(1.0), simdccd.Shape.box([1, 2, 3])])
+GJK_ARGS = (SHAPES, [0], [1], [np.eye(3)], [[0, 0, 0]], [np.eye(3)], [[5, 0, 0]])
+
+
+@pytest.mark.parametrize("value", [np.float32(2.7), np.float64(1.0), 2.0, Decimal("3.99"), np.array(2.9),
+                                   np.array([1]), np.complex128(2)])
+@pytest.mark.parametrize("use", [
+    lambda v: simdccd.ccd(POINTS, threads=v),
+    lambda v: simdccd.step(*MESH, threads=v),
+    lambda v: simdccd.gjk(*GJK_ARGS, max_iterations=v),
+    lambda v: simdccd.gjk(*GJK_ARGS, threads=v),
+    lambda v: simdccd.ContactCache(width=v),
+    lambda v: simdccd.ContactCache(extra_frames=v),
+    lambda v: SHAPES[v],
+])
+def test_integer_options_refuse_other_numbers(value, use):
+    with pytest.raises(TypeError):
+        use(value)
+
+
+def test_sap_handles_refuse_other_numbers():
+    sap = simdccd.PersistentSap()
+    sap.insert([0, 1, 2], np.zeros((3, 2, 3)))
+    for value in (np.float32(2.7), 2.0, Decimal(2)):
+        with pytest.raises(TypeError):
+            sap.remove(value)
+        with pytest.raises(TypeError):
+            value in sap
+    assert len(sap) == 3
+    sap.remove(np.int64(2))  # numpy integers are integers
+    assert len(sap) == 2 and 2 not in sap and 1 in sap
+    assert SHAPES[np.int32(1)].kind == SHAPES[1].kind
 
 
 @pytest.mark.parametrize("faces", [[], np.zeros((0, 3)), np.zeros((0, 3), dtype=np.int32),
