@@ -504,6 +504,16 @@ TEST_CASE("io.ply: body problems name the byte offset") {
       ply_error(b, ParseError::Unit::byte, f.faces + 2 * f.face_size, "face 2 has 4 vertices; only triangles");
       b[f.faces + 2 * f.face_size] = 0;
       ply_error(b, ParseError::Unit::byte, f.faces + 2 * f.face_size, "face 2 has 0 vertices");
+      // A real quad (a fourth index) or segment (one index fewer) changes the
+      // body's size: the face is named all the same (the size error was).
+      std::string quad = f.bytes;
+      quad[f.faces + 2 * f.face_size] = 4;
+      quad.insert(f.faces + 3 * f.face_size, 4, '\0');
+      ply_error(quad, ParseError::Unit::byte, f.faces + 2 * f.face_size, "face 2 has 4 vertices; only triangles");
+      std::string segment = f.bytes;
+      segment[f.faces + 2 * f.face_size] = 2;
+      segment.erase(f.faces + 3 * f.face_size - 4, 4);
+      ply_error(segment, ParseError::Unit::byte, f.faces + 2 * f.face_size, "face 2 has 2 vertices");
     }
     SUBCASE("indices out of range") {
       const std::size_t at = f.faces + 3 * f.face_size + 1 + 4;  // face 3, second index

@@ -263,12 +263,29 @@ class PlyParser {
     const std::string declared = "the header's " + std::to_string(nv) + " vertices and " + std::to_string(nf) +
                                  " triangles need ";
     if (overflow) fail_byte(text_.size(), "file too short: " + declared + "more than 2^64 bytes");
+    if (need != have) check_face_counts(*vertex_ < *face_ ? vertex_bytes : 0);
     if (need > have) {
       fail_byte(text_.size(), "file too short: " + declared + std::to_string(need) + " bytes after the header, found " +
                                   std::to_string(have));
     }
     if (need < have) {
       fail_byte(body_offset_ + need, std::to_string(have - need) + " unexpected bytes after the last element");
+    }
+  }
+
+  // A body of the wrong size: a face that is no triangle (a quad, a point)
+  // shifts everything after it, so name the first one the bytes reach
+  // rather than the size.
+  void check_face_counts(std::uint64_t faces_start) const {
+    const Property& list = elements_[*face_].properties[0];
+    const std::uint64_t count_size = static_cast<std::uint64_t>(list.list_count->size);
+    const std::uint64_t nf = elements_[*face_].count, end = text_.size();
+    std::uint64_t pos = body_offset_ + faces_start;
+    for (std::uint64_t i = 0; i < nf && pos + count_size <= end; ++i, pos += face_size()) {
+      const std::int64_t n = load_int(bytes_ + pos, *list.list_count, big_endian_);
+      if (n != 3) {
+        fail_byte(pos, "face " + std::to_string(i) + " has " + std::to_string(n) + " vertices; only triangles are supported");
+      }
     }
   }
 
