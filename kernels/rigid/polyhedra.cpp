@@ -260,8 +260,9 @@ bool within(double e, const Vec3& x, const Polyhedron& faces_body, const Triangl
   const Vec3 n = normal_of(faces_body, t);
   const double nn = norm(n);
   if (nn == 0) return false;
-  const int kx = unit_exponent(x - f0);
-  const double h = std::ldexp(dot(n, ldexp(x - f0, kx)) / nn, -kx);
+  const Vec3 to_x = x - f0;
+  const int kx = unit_exponent(to_x);
+  const double h = std::ldexp(dot(n, ldexp(to_x, kx)) / nn, -kx);
   if (h < -0x1p-20 * e || h > e * (1 + 0x1p-20)) return false;
   for (int i = 0; i < 3; ++i) {
     const Vec3& p = faces_body.vertices[t[i]];
